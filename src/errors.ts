@@ -1,0 +1,98 @@
+// The single list of error codes (SPEC §5, §12, §13, §19) and the one error type that carries them.
+
+export const ERROR_CODES = [
+  // per request
+  "INVALID_REQUEST",
+  "RUNTIME_CLOSING",
+  "CONCURRENCY_LIMIT",
+  "PROGRAM_NOT_REGISTERED",
+  "INVALID_ARGUMENT",
+  "UNSAFE_CMD_SCRIPT_ARGUMENT",
+  "INVALID_TIMEOUT",
+  "INVALID_INPUT",
+  "ROOT_UNAVAILABLE",
+  "CWD_NOT_FOUND",
+  "CWD_NOT_ALLOWED",
+  "SPAWN_FAILED",
+  "ARTIFACT_NOT_FOUND",
+  "INVALID_OUTPUT_OFFSET",
+  "INVALID_OUTPUT_PAGE",
+  // Project Node, per request
+  "NODE_DECLARATION_INVALID",
+  "NODE_VERSION_REQUIREMENT_INVALID",
+  "NODE_VERSION_UNAVAILABLE",
+  "PROJECT_NODE_DECLARATION_CONFLICT",
+  "PROJECT_NODE_VERSION_UNAVAILABLE",
+  "PROJECT_NODE_RANGE_UNSATISFIED",
+  "PROJECT_NODE_ACTIVE_VERSION_UNAVAILABLE",
+  "PROJECT_NPM_UNAVAILABLE",
+  "PROJECT_NPX_UNAVAILABLE",
+  "NODE_VARIANT_CHANGED",
+  // Project Node, startup
+  "PROJECT_NODE_ROOT_UNAVAILABLE",
+  "PROJECT_NODE_ROOT_NOT_AUTHORIZED",
+  "NODE_VARIANTS_UNAVAILABLE",
+  "NODE_RESOLUTION_NODE_REQUIRED",
+  // long-running work
+  "EXECUTION_NOT_FOUND",
+  "BACKGROUND_NOT_ALLOWED",
+  "BACKGROUND_LIMIT",
+  "INVALID_YIELD",
+  "INVALID_WAIT",
+  "INVALID_PATTERN",
+  "OUTPUT_CAP_EXCEEDED",
+  // startup / configuration
+  "ROOT_NOT_DIRECTORY",
+  "MANIFEST_READ_FAILED",
+  "MANIFEST_JSON_INVALID",
+  "MANIFEST_DIRECTORY_REQUIRED",
+  "INVALID_MANIFEST",
+  "MISSING_ENVIRONMENT_REFERENCE",
+  "REQUIRED_PROGRAM_UNAVAILABLE",
+  "NO_PROGRAMS_REGISTERED",
+  "INVALID_RUNTIME_CONFIG",
+  // CLI usage
+  "ROOT_REQUIRED",
+  "MANIFEST_REQUIRED",
+  "UNKNOWN_COMMAND",
+  "UNKNOWN_OPTION",
+  "INVALID_OPTION",
+  "TTY_REQUIRED",
+  // CLI failures
+  "MANIFEST_EXISTS",
+  "PROBE_FAILED",
+  "PROBE_PROGRAM_UNAVAILABLE",
+  "PROBE_CWD_NOT_ALLOWED",
+  "MIGRATION_NOT_APPLICABLE",
+  "MIGRATION_PLATFORM_OVERRIDE_UNSUPPORTED",
+  "MIGRATION_DEFAULT_VERSION_UNAVAILABLE",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The one error type of the product: a stable code and a message saying what was expected. */
+export class CommandError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = "CommandError";
+    this.code = code;
+  }
+
+  /** `CODE: message`, the form tool errors and CLI errors are shown in. */
+  toString(): string {
+    return `${this.code}: ${this.message}`;
+  }
+}
+
+/** Whether a value is a CommandError (also across module copies). */
+export function isCommandError(value: unknown): value is CommandError {
+  return value instanceof CommandError;
+}
+
+/** The errno code of a Node.js system error, or "UNKNOWN". */
+export function errnoCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : "UNKNOWN";
+}

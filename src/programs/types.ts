@@ -1,0 +1,54 @@
+// What a Registered Program is once startup has resolved it (SPEC §1, §3.2, §9.3, §10).
+
+export type ArtifactPolicy = "never" | "on-truncation" | "always";
+
+/** The effective execution policy of one program, every field filled in. */
+export interface ProgramPolicy {
+  /** Absent: min(--default-timeout-ms, maxTimeoutMs) is used. */
+  defaultTimeoutMs?: number;
+  maxTimeoutMs: number;
+  allowStdin: boolean;
+  gracePeriodMs: number;
+  finalTerminationWaitMs: number;
+  artifactPolicy: ArtifactPolicy;
+  allowBackground: boolean;
+  maxBackgroundTimeoutMs: number;
+}
+
+/** The manifest's policy object as written: every field optional. */
+export type PolicyInput = Partial<ProgramPolicy>;
+
+export type ProgramKind = "native" | "cmd-script";
+
+/** A Project Node variant as reported by system_environment (§12). */
+export interface NodeVariantReport {
+  version: string;
+  executable: string;
+  npmCli?: string;
+  npxCli?: string;
+}
+
+export interface VariantSetReport {
+  kind: "node-project";
+  variants: NodeVariantReport[];
+  fallbackExecutable: string;
+}
+
+/** A Logical Program resolved to a real executable at startup. */
+export interface RegisteredProgram {
+  name: string;
+  /** The path the candidate was found at; the process is spawned through it (§6.1). */
+  spawnPath: string;
+  /** The real path of the executable (symlinks resolved), reported as `executable`. */
+  executable: string;
+  declaredCandidate: string;
+  kind: ProgramKind;
+  required: boolean;
+  policy: ProgramPolicy;
+  /** The child's complete environment (startup env after the manifest's layers). */
+  env: Record<string, string>;
+  /** The PATH directories of this program (resolves its candidates and is its child's PATH). */
+  pathDirs: string[];
+  /** True when this program's PATH differs from the global one. */
+  pathDiffers: boolean;
+}

@@ -81,7 +81,7 @@ export class CommandError extends Error {
   }
 
   /** `CODE: message`, the form tool errors and CLI errors are shown in. */
-  toString(): string {
+  override toString(): string {
     return `${this.code}: ${this.message}`;
   }
 }

@@ -1,0 +1,80 @@
+// Builds a Command Runtime from command-line options: Roots, programs, Project Node, artifacts.
+// Shared by `serve` and `exec`; loads no MCP code.
+
+import os from "node:os";
+import { CommandError } from "../errors.js";
+import { openArtifactStore } from "../artifacts/store.js";
+import { createNodeSelector } from "../node/index.js";
+import { loadCatalog } from "../programs/load-catalog.js";
+import type { ProgramCatalog } from "../programs/catalog.js";
+import { normalizeRoots, type Root } from "../roots/roots.js";
+import { resolveSettings, type RuntimeSettings } from "../runtime/config.js";
+import { CommandRuntime } from "../runtime/runtime.js";
+import { SERVER_NAME, SERVER_VERSION } from "../version.js";
+import type { CommonOptions } from "./options.js";
+import { logLine } from "./log.js";
+
+export interface Bootstrapped {
+  runtime: CommandRuntime;
+  catalog: ProgramCatalog;
+  roots: Root[];
+  settings: RuntimeSettings;
+}
+
+/** Configured mode needs at least one --root (a usage error, exit 2). */
+export function requireRootsForManifest(options: CommonOptions): void {
+  if (options.manifest && (options.root ?? []).length === 0) {
+    throw new CommandError(
+      "ROOT_REQUIRED",
+      "--manifest needs at least one --root <dir> (where executions may start)",
+    );
+  }
+}
+
+/** Everything startup does before serving; startup errors are CommandErrors (exit 1). */
+export async function bootstrap(options: CommonOptions): Promise<Bootstrapped> {
+  requireRootsForManifest(options);
+  const settings = resolveSettings(options);
+  const givenRoots = options.root ?? [];
+  const roots = normalizeRoots(givenRoots.length > 0 ? givenRoots : [process.cwd()]);
+  if (!options.manifest && givenRoots.length === 0) warnOnBroadCwd(roots[0]!.path);
+  const catalog = await loadCatalog({ manifestPath: options.manifest, startupEnv: process.env });
+  const node =
+    catalog.manifestVersion !== undefined
+      ? await createNodeSelector({
+          manifestVersion: catalog.manifestVersion,
+          projectNode: catalog.projectNode,
+          nodeResolution: catalog.nodeResolution,
+          roots: roots.map((root) => root.path),
+          staticNode: catalog.programs.get("node"),
+          staticPrograms: catalog.programs,
+          env: process.env,
+        })
+      : undefined;
+  const artifacts = await openArtifactStore({
+    dir: settings.artifactDir,
+    retentionMs: settings.artifactRetentionMs,
+    quotaBytes: settings.artifactQuotaBytes,
+    maxStreamBytes: settings.artifactMaxStreamBytes,
+    env: process.env,
+  });
+  const runtime = new CommandRuntime({
+    catalog,
+    roots,
+    settings,
+    serverName: SERVER_NAME,
+    serverVersion: SERVER_VERSION,
+    artifacts,
+    node,
+  });
+  return { runtime, catalog, roots, settings };
+}
+
+function warnOnBroadCwd(cwd: string): void {
+  if (cwd === "/" || cwd === os.homedir()) {
+    logLine(
+      `warning: no --root given and the working directory is ${cwd}; ` +
+        `executions may start anywhere below it (pass --root <project dir>)`,
+    );
+  }
+}

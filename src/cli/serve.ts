@@ -1,0 +1,49 @@
+// `serve`: the MCP server on stdio, with the shutdown paths of SPEC §2.
+
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { SHUTDOWN_DEADLINE_MS } from "../limits.js";
+import { createMcpServer } from "../mcp/server.js";
+import { SERVER_NAME, SERVER_VERSION } from "../version.js";
+import { bootstrap } from "./bootstrap.js";
+import { logLine } from "./log.js";
+import type { CommonOptions } from "./options.js";
+
+/** Margin kept below the 2 s shutdown bound for the process to exit. */
+const EXIT_MARGIN_MS = 150;
+
+const SHUTDOWN_SIGNALS: NodeJS.Signals[] =
+  process.platform === "win32" ? ["SIGINT", "SIGBREAK"] : ["SIGTERM", "SIGINT", "SIGHUP"];
+
+/** Runs the server until stdin ends, stdout breaks or a shutdown signal arrives; exits 0. */
+export async function serve(options: CommonOptions): Promise<void> {
+  const { runtime, catalog, roots } = await bootstrap(options);
+  const server = createMcpServer(runtime, { name: SERVER_NAME, version: SERVER_VERSION });
+  const transport = new StdioServerTransport();
+
+  let stopping = false;
+  const shutdown = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    logLine(`shutting down (${why})`);
+    const deadline = setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS - EXIT_MARGIN_MS);
+    void runtime
+      .close()
+      .then(() => new Promise((resolve) => setImmediate(resolve)))
+      .finally(() => {
+        clearTimeout(deadline);
+        process.exit(0);
+      });
+  };
+
+  for (const signal of SHUTDOWN_SIGNALS) process.on(signal, () => shutdown(signal));
+  process.stdin.on("end", () => shutdown("stdin closed"));
+  process.stdin.on("close", () => shutdown("stdin closed"));
+  process.stdout.on("error", () => shutdown("stdout closed"));
+  transport.onclose = () => shutdown("transport closed");
+
+  await server.connect(transport);
+  logLine(
+    `${SERVER_VERSION} ready: mode ${catalog.mode}, ${catalog.programs.size} programs, ` +
+      `roots ${roots.map((root) => root.path).join(", ")}`,
+  );
+}

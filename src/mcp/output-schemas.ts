@@ -1,0 +1,269 @@
+// Output schemas of the tools, inside the subset every host checks (SPEC §3, HOSTS.md).
+
+type Schema = Record<string, unknown>;
+
+const integer: Schema = { type: "integer" };
+const string: Schema = { type: "string" };
+const boolean: Schema = { type: "boolean" };
+const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: "null" }] });
+
+const streamOutput: Schema = {
+  type: "object",
+  description: "Head and tail of one stream with exact byte accounting.",
+  properties: {
+    text: { type: "string", description: "head + omission marker + tail when truncated" },
+    truncated: boolean,
+    totalBytes: integer,
+    omittedBytes: integer,
+    lossyUtf8: { type: "boolean", description: "some byte of the stream was not valid UTF-8" },
+  },
+  required: ["text", "truncated", "totalBytes", "omittedBytes", "lossyUtf8"],
+  additionalProperties: false,
+};
+
+const termination: Schema = {
+  type: "object",
+  properties: {
+    reason: { oneOf: [{ type: "string", enum: ["timeout", "cancelled"] }, { type: "null" }] },
+    gracefulRequested: boolean,
+    forceUsed: boolean,
+    treeCleaned: nullable(boolean),
+    cleanupError: {
+      type: "string",
+      enum: [
+        "FINAL_WAIT_EXPIRED",
+        "PIPES_HELD_OPEN",
+        "SIGNAL_FAILED",
+        "JOB_ACTIVE_PROCESSES_REMAIN",
+        "TASKKILL_FALLBACK_UNCONFIRMED",
+        "WINDOWS_SETUP_UNAVAILABLE",
+      ],
+    },
+    diagnostics: {
+      type: "object",
+      properties: {
+        adapter: {
+          type: "string",
+          enum: [
+            "natural",
+            "unix-process-group",
+            "windows-job-object",
+            "windows-taskkill-fallback",
+          ],
+        },
+      },
+      required: ["adapter"],
+      additionalProperties: true,
+    },
+  },
+  required: ["reason", "gracefulRequested", "forceUsed", "treeCleaned", "diagnostics"],
+  additionalProperties: false,
+};
+
+const artifact: Schema = {
+  type: "object",
+  properties: {
+    status: { type: "string", enum: ["not-requested", "discarded", "published", "unavailable"] },
+    id: { type: "string", description: "pass to system_output to page the complete output" },
+    reason: {
+      type: "string",
+      enum: ["STREAM_CAP", "QUOTA", "STORE_UNAVAILABLE", "LOCK_TIMEOUT", "WRITE_FAILED"],
+    },
+  },
+  required: ["status"],
+  additionalProperties: false,
+};
+
+const programSelection: Schema = {
+  type: "object",
+  properties: {
+    logicalName: string,
+    executable: string,
+    version: string,
+    requirement: string,
+    source: string,
+    adapter: string,
+  },
+  required: ["logicalName", "executable"],
+  additionalProperties: false,
+};
+
+const match: Schema = {
+  type: "object",
+  properties: {
+    stream: { type: "string", enum: ["stdout", "stderr"] },
+    offset: integer,
+    text: string,
+  },
+  required: ["stream", "offset", "text"],
+  additionalProperties: false,
+};
+
+/** system_exec / system_wait / system_cancel: a completed result or a running snapshot. */
+export const executionReportSchema: Schema = {
+  type: "object",
+  properties: {
+    status: { type: "string", enum: ["completed", "running"] },
+    executionId: { type: "string", description: "32 lowercase hex characters" },
+    exitCode: nullable(integer),
+    signal: nullable(string),
+    stdout: streamOutput,
+    stderr: streamOutput,
+    timedOut: boolean,
+    cancelled: boolean,
+    termination,
+    artifact,
+    programSelection,
+    durationMs: integer,
+    inputBytes: integer,
+    elapsedMs: integer,
+    match,
+  },
+  required: ["status", "executionId", "stdout", "stderr", "programSelection"],
+  additionalProperties: false,
+};
+
+/** system_output: one page of a stored stream. */
+export const outputPageSchema: Schema = {
+  type: "object",
+  properties: {
+    bytes: integer,
+    nextOffset: integer,
+    eof: boolean,
+    encoding: { type: "string", enum: ["utf8", "base64"] },
+    text: string,
+    lossyUtf8: boolean,
+    base64: string,
+  },
+  required: ["bytes", "nextOffset", "eof", "encoding"],
+  additionalProperties: false,
+};
+
+const policy: Schema = {
+  type: "object",
+  properties: {
+    defaultTimeoutMs: integer,
+    maxTimeoutMs: integer,
+    allowStdin: boolean,
+    gracePeriodMs: integer,
+    finalTerminationWaitMs: integer,
+    artifactPolicy: { type: "string", enum: ["never", "on-truncation", "always"] },
+    allowBackground: boolean,
+    maxBackgroundTimeoutMs: integer,
+  },
+  required: [
+    "defaultTimeoutMs",
+    "maxTimeoutMs",
+    "allowStdin",
+    "gracePeriodMs",
+    "finalTerminationWaitMs",
+    "artifactPolicy",
+  ],
+  additionalProperties: false,
+};
+
+const stringList: Schema = { type: "array", items: string };
+
+const variantSet: Schema = {
+  type: "object",
+  properties: {
+    kind: { type: "string", const: "node-project" },
+    variants: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { version: string, executable: string, npmCli: string, npxCli: string },
+        required: ["version", "executable"],
+        additionalProperties: false,
+      },
+    },
+    fallbackExecutable: string,
+  },
+  required: ["kind", "variants", "fallbackExecutable"],
+  additionalProperties: false,
+};
+
+/** One entry of system_environment.programs (documented; hosts only take boolean additionalProperties). */
+export const programReportSchema: Schema = {
+  type: "object",
+  properties: {
+    executable: string,
+    declaredCandidate: string,
+    kind: { type: "string", enum: ["native", "cmd-script"] },
+    argumentSemantics: { type: "string", enum: ["literal", "cmd-reparsed"] },
+    required: boolean,
+    policy,
+    path: stringList,
+    variantSet,
+  },
+  required: ["executable", "declaredCandidate", "kind", "argumentSemantics", "required", "policy"],
+  additionalProperties: false,
+};
+
+const limitNames = [
+  "maxConcurrentExecutions",
+  "defaultTimeoutMs",
+  "maxTimeoutMs",
+  "maxOutputBytes",
+  "inlineHeadBytes",
+  "maxArgs",
+  "maxArgBytes",
+  "maxArgsTotalBytes",
+  "maxInputBytes",
+  "artifactRetentionMs",
+  "artifactQuotaBytes",
+  "artifactMaxStreamBytes",
+  "outputPageMaxBytes",
+  "outputPageMaxUtf8Bytes",
+  "defaultYieldMs",
+  "maxBackgroundExecutions",
+  "maxWaitMs",
+  "handleRetentionMs",
+  "handleRetentionCount",
+];
+
+/** system_environment. */
+export const environmentReportSchema: Schema = {
+  type: "object",
+  properties: {
+    server: {
+      type: "object",
+      properties: { name: string, version: string },
+      required: ["name", "version"],
+      additionalProperties: false,
+    },
+    platform: string,
+    arch: string,
+    mode: { type: "string", enum: ["configured", "automatic-discovery"] },
+    cwd: string,
+    roots: stringList,
+    programs: {
+      type: "object",
+      description:
+        "keyed by Logical Program: { executable, declaredCandidate, kind, argumentSemantics, " +
+        "required, policy, path?, variantSet? }",
+      additionalProperties: true,
+    },
+    path: stringList,
+    environmentNames: stringList,
+    limits: {
+      type: "object",
+      properties: Object.fromEntries(limitNames.map((name) => [name, integer])),
+      required: limitNames,
+      additionalProperties: false,
+    },
+  },
+  required: [
+    "server",
+    "platform",
+    "arch",
+    "mode",
+    "cwd",
+    "roots",
+    "programs",
+    "path",
+    "environmentNames",
+    "limits",
+  ],
+  additionalProperties: false,
+};

@@ -1,0 +1,100 @@
+// The MCP adapter: the SDK's low-level Server over stdio, translating calls into runtime calls.
+
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type ServerNotification,
+} from "@modelcontextprotocol/sdk/types.js";
+import { CommandError } from "../errors.js";
+import { SERVER_INSTRUCTIONS } from "../hosts/guidance.js";
+import { DEFAULT_OUTPUT_PAGE_BYTES } from "../limits.js";
+import type { CommandRuntime } from "../runtime/runtime.js";
+import type { ExecRequest, OutputEncoding, StreamName } from "../runtime/types.js";
+import { errorResult, successResult, type ToolResult } from "./results.js";
+import { toolDefinitions, type ToolDefinition } from "./tools.js";
+import { ArgumentValidator } from "./validate.js";
+
+export interface ServerIdentity {
+  name: string;
+  version: string;
+}
+
+type Extra = {
+  signal: AbortSignal;
+  sendNotification: (notification: ServerNotification) => Promise<void>;
+};
+
+type Handler = (
+  args: Record<string, unknown>,
+  extra: Extra,
+  progressToken: string | number | undefined,
+) => Promise<object>;
+
+/** Builds the MCP server for a runtime; connect it to a transport to serve. */
+export function createMcpServer(runtime: CommandRuntime, identity: ServerIdentity): Server {
+  const programs = Object.keys(runtime.inspect().programs);
+  const tools: ToolDefinition[] = toolDefinitions(programs);
+  const validator = new ArgumentValidator(tools);
+  const server = new Server(
+    { name: identity.name, version: identity.version },
+    { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
+  );
+  const handlers = toolHandlers(runtime);
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<ToolResult> => {
+    const name = request.params.name;
+    const handler = handlers[name];
+    if (!handler) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown tool ${JSON.stringify(name)}; expected one of ${tools.map((t) => t.name).join(", ")}`,
+      );
+    }
+    try {
+      if (runtime.isClosing) {
+        throw new CommandError("RUNTIME_CLOSING", "the server is shutting down; retry later");
+      }
+      const args = validator.check(name, request.params.arguments);
+      const token = request.params._meta?.progressToken;
+      return successResult(await handler(args, extra as Extra, token));
+    } catch (error) {
+      if (error instanceof CommandError) return errorResult(error);
+      throw error;
+    }
+  });
+  return server;
+}
+
+function toolHandlers(runtime: CommandRuntime): Record<string, Handler> {
+  return {
+    system_environment: async () => runtime.inspect(),
+    system_output: async (args) =>
+      runtime.readOutput(
+        args.id as string,
+        args.stream as StreamName,
+        args.offset as number,
+        (args.limit as number | undefined) ?? DEFAULT_OUTPUT_PAGE_BYTES,
+        (args.encoding as OutputEncoding | undefined) ?? "utf8",
+      ),
+    system_exec: async (args, extra, progressToken) =>
+      runtime.execute(args as unknown as ExecRequest, {
+        signal: extra.signal,
+        onProgress:
+          progressToken === undefined
+            ? undefined
+            : (elapsedMs, message) => {
+                void extra
+                  .sendNotification({
+                    method: "notifications/progress",
+                    params: { progressToken, progress: elapsedMs, message },
+                  })
+                  .catch(() => {});
+              },
+      }),
+  };
+}

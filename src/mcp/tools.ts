@@ -1,0 +1,134 @@
+// Tool definitions: JSON Schemas defined once, served by tools/list and checked on every call (§3).
+
+import { MAX_RESULT_SIZE_CHARS } from "../limits.js";
+import {
+  environmentReportSchema,
+  executionReportSchema,
+  outputPageSchema,
+} from "./output-schemas.js";
+
+type Schema = Record<string, unknown>;
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: Schema & { type: "object" };
+  outputSchema: Schema & { type: "object" };
+  annotations: Record<string, boolean>;
+  _meta?: Record<string, unknown>;
+}
+
+const LARGE_RESULT_META = { "anthropic/maxResultSizeChars": MAX_RESULT_SIZE_CHARS };
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
+
+const EXEC_DESCRIPTION = [
+  "Run one registered program directly (no shell) with literal arguments and get a structured",
+  "result: exitCode/signal, head+tail excerpts of stdout and stderr with exact byte counts, and",
+  "an artifact id when output was truncated. Every argument reaches the program exactly as given:",
+  "there are no pipelines, redirects, globbing, `cd`, `&&` or $VAR expansion — use the host shell",
+  "for those. A nonzero exitCode is a normal result, not a tool failure. When stdout.truncated or",
+  "stderr.truncated is true and artifact.status is \"published\", page the complete stream with",
+  "system_output { id: artifact.id, stream, offset } and follow nextOffset until eof.",
+  "Call system_environment to see the registered programs, Roots and limits.",
+].join(" ");
+
+const ENVIRONMENT_DESCRIPTION = [
+  "Describe this server: registered programs (executable, policy, timeouts), Working Directory",
+  "Roots (where a cwd may be; they are not a sandbox), the PATH programs see, the names of",
+  "environment variables the manifest sets (never values) and every limit. Call it once before",
+  "system_exec when unsure which programs exist.",
+].join(" ");
+
+const OUTPUT_DESCRIPTION = [
+  "Read the complete stdout or stderr of a finished execution page by page, from the artifact id",
+  "in its result (artifact.status \"published\"). Start at offset 0 and pass nextOffset back until",
+  "eof is true; utf8 pages end on a character boundary, so bytes may be below limit — always",
+  "follow nextOffset. Use encoding \"base64\" for binary output.",
+].join(" ");
+
+/** The system_exec input schema; `programs` become its enum (sorted). */
+function execInputSchema(programs: string[]): ToolDefinition["inputSchema"] {
+  const program: Schema = {
+    type: "string",
+    description: "a registered Logical Program name (see system_environment)",
+  };
+  if (programs.length > 0) program.enum = [...programs].sort();
+  return {
+    type: "object",
+    properties: {
+      program,
+      args: {
+        type: "array",
+        items: { type: "string" },
+        description: "arguments passed literally, one array item per argument (default [])",
+      },
+      cwd: {
+        type: "string",
+        description: "working directory: inside a Root; relative to the Root when there is one",
+      },
+      timeoutMs: {
+        type: "integer",
+        minimum: 1,
+        description: "kill the process tree after this many milliseconds",
+      },
+      input: {
+        type: "string",
+        description: "text written to stdin, then stdin is closed (only if the program allows)",
+      },
+    },
+    required: ["program"],
+    additionalProperties: false,
+  };
+}
+
+const outputInputSchema: ToolDefinition["inputSchema"] = {
+  type: "object",
+  properties: {
+    id: { type: "string", description: "artifact.id from a system_exec result" },
+    stream: { type: "string", enum: ["stdout", "stderr"] },
+    offset: { type: "integer", minimum: 0, description: "byte offset; start at 0" },
+    limit: {
+      type: "integer",
+      minimum: 1,
+      description: "bytes wanted (default 65536; at most 512 KiB utf8, 1 MiB base64)",
+    },
+    encoding: { type: "string", enum: ["utf8", "base64"], description: "default utf8" },
+  },
+  required: ["id", "stream", "offset"],
+  additionalProperties: false,
+};
+
+/** Every tool, in tools/list order (§3). */
+export function toolDefinitions(programs: string[]): ToolDefinition[] {
+  return [
+    {
+      name: "system_environment",
+      description: ENVIRONMENT_DESCRIPTION,
+      inputSchema: { type: "object", properties: {}, additionalProperties: false },
+      outputSchema: environmentReportSchema as ToolDefinition["outputSchema"],
+      annotations: READ_ONLY,
+    },
+    {
+      name: "system_output",
+      description: OUTPUT_DESCRIPTION,
+      inputSchema: outputInputSchema,
+      outputSchema: outputPageSchema as ToolDefinition["outputSchema"],
+      annotations: READ_ONLY,
+      _meta: LARGE_RESULT_META,
+    },
+    {
+      name: "system_exec",
+      description: EXEC_DESCRIPTION,
+      inputSchema: execInputSchema(programs),
+      outputSchema: executionReportSchema as ToolDefinition["outputSchema"],
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+      _meta: LARGE_RESULT_META,
+    },
+  ];
+}

@@ -1,0 +1,100 @@
+// Checks tool arguments against the very schemas tools/list serves, mapping each failure to the
+// field's own error code (SPEC §3 "Argument validation").
+
+import AjvModule, { type ErrorObject, type ValidateFunction } from "ajv";
+import { CommandError, type ErrorCode } from "../errors.js";
+import type { ToolDefinition } from "./tools.js";
+
+const Ajv = AjvModule.default ?? AjvModule;
+
+/** The code a failing field reports; any other field is INVALID_REQUEST. */
+const FIELD_CODES: Record<string, ErrorCode> = {
+  program: "PROGRAM_NOT_REGISTERED",
+  timeoutMs: "INVALID_TIMEOUT",
+  args: "INVALID_ARGUMENT",
+  input: "INVALID_INPUT",
+  offset: "INVALID_OUTPUT_OFFSET",
+  id: "ARTIFACT_NOT_FOUND",
+  yieldMs: "INVALID_YIELD",
+  waitMs: "INVALID_WAIT",
+  until: "INVALID_PATTERN",
+  executionId: "EXECUTION_NOT_FOUND",
+};
+
+/** A compiled validator per tool. */
+export class ArgumentValidator {
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(private readonly tools: ToolDefinition[]) {}
+
+  /** Returns the arguments when valid; throws the field's coded error otherwise. */
+  check(tool: string, args: unknown): Record<string, unknown> {
+    const validate = this.validator(tool);
+    const value = args ?? {};
+    if (validate(value)) return value as Record<string, unknown>;
+    throw toCommandError(validate.errors ?? [], value);
+  }
+
+  private validator(tool: string): ValidateFunction {
+    let validate = this.validators.get(tool);
+    if (!validate) {
+      const definition = this.tools.find((t) => t.name === tool);
+      if (!definition) throw new Error(`no tool ${tool}`);
+      const ajv = new Ajv({ allErrors: true, strict: true });
+      validate = ajv.compile(definition.inputSchema);
+      this.validators.set(tool, validate);
+    }
+    return validate;
+  }
+}
+
+/** The top-level field an error is about. */
+function fieldOf(error: ErrorObject): string {
+  if (error.keyword === "required") return String(error.params.missingProperty);
+  if (error.keyword === "additionalProperties") return "";
+  return error.instancePath.split("/")[1] ?? "";
+}
+
+function describe(error: ErrorObject, value: unknown): string {
+  const field = fieldOf(error);
+  if (error.keyword === "additionalProperties") {
+    const key = String(error.params.additionalProperty);
+    return `unknown argument "${key}"; remove it (see the tool's input schema)`;
+  }
+  if (error.keyword === "required") return `${field} is required`;
+  const where = error.instancePath || "arguments";
+  const got = describeValue(pick(value, error.instancePath));
+  if (error.keyword === "enum") {
+    const allowed = (error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
+    return `${where} must be one of ${allowed.join(", ")}, got ${got}`;
+  }
+  return `${where} ${error.message ?? "is invalid"}, got ${got}`;
+}
+
+function toCommandError(errors: ErrorObject[], value: unknown): CommandError {
+  const coded = errors.find((e) => FIELD_CODES[fieldOf(e)] !== undefined);
+  const chosen = coded ?? errors[0];
+  if (!chosen) return new CommandError("INVALID_REQUEST", "arguments are invalid");
+  const code = FIELD_CODES[fieldOf(chosen)] ?? "INVALID_REQUEST";
+  return new CommandError(code, describe(chosen, value));
+}
+
+function pick(value: unknown, pointer: string): unknown {
+  let current = value;
+  for (const part of pointer.split("/").slice(1)) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+/** A short description of a value (its type, and the value itself when it is small). */
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") {
+    return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} characters`;
+  }
+  if (typeof value === "object") return "an object";
+  return `${typeof value} ${String(value)}`;
+}

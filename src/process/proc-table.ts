@@ -1,0 +1,103 @@
+// Reads who is alive in a POSIX process group, telling live members from zombies (SPEC §6.5).
+
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+
+const ZOMBIE_STATES = new Set(["Z", "X", "x"]);
+const PS_TIMEOUT_MS = 2_000;
+
+/** One process of the table: its pid, process group and whether it is still alive (not a zombie). */
+export interface ProcessEntry {
+  pid: number;
+  pgid: number;
+  live: boolean;
+  /** Start time in clock ticks since boot (Linux), for telling a reused pid apart. */
+  startTicks?: number;
+}
+
+/** Parses one /proc/<pid>/stat line (the command name may hold spaces and parentheses). */
+export function parseProcStat(text: string): ProcessEntry | undefined {
+  const close = text.lastIndexOf(")");
+  if (close < 0) return undefined;
+  const pid = Number.parseInt(text, 10);
+  const fields = text.slice(close + 2).split(" ");
+  // fields[0] = state, [1] = ppid, [2] = pgrp, ..., [19] = starttime
+  const state = fields[0] ?? "";
+  const pgid = Number(fields[2]);
+  const startTicks = Number(fields[19]);
+  if (!Number.isInteger(pid) || !Number.isInteger(pgid)) return undefined;
+  return { pid, pgid, live: !ZOMBIE_STATES.has(state), startTicks };
+}
+
+/** Linux: the members of a process group from /proc. */
+function linuxGroupMembers(pgid: number): ProcessEntry[] {
+  const members: ProcessEntry[] = [];
+  for (const name of readdirSync("/proc")) {
+    const code = name.charCodeAt(0);
+    if (code < 48 || code > 57) continue;
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${name}/stat`, "latin1");
+    } catch {
+      continue; // exited while we looked
+    }
+    const entry = parseProcStat(text);
+    if (entry && entry.pgid === pgid) members.push(entry);
+  }
+  return members;
+}
+
+/** macOS and other POSIX: the members of a process group from `ps`. */
+function psGroupMembers(pgid: number): Promise<ProcessEntry[]> {
+  return new Promise((resolve) => {
+    execFile(
+      "ps",
+      ["-o", "pid=,pgid=,stat=", "-g", String(pgid)],
+      { timeout: PS_TIMEOUT_MS },
+      (_error, stdout) => {
+        const members: ProcessEntry[] = [];
+        for (const line of String(stdout ?? "").split("\n")) {
+          const [pid, group, stat] = line.trim().split(/\s+/);
+          if (!pid || !group || !stat) continue;
+          if (Number(group) !== pgid) continue;
+          members.push({ pid: Number(pid), pgid: Number(group), live: !stat.startsWith("Z") });
+        }
+        resolve(members);
+      },
+    );
+  });
+}
+
+/** Whether any process (zombie or not) exists in the group: kill(-pgid, 0). */
+export function groupExists(pgid: number): boolean {
+  if (!Number.isInteger(pgid) || pgid <= 1) return false;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Whether the group still has a live (non-zombie) member. */
+export async function groupHasLiveMembers(pgid: number): Promise<boolean> {
+  if (!groupExists(pgid)) return false;
+  const members =
+    process.platform === "linux" ? linuxGroupMembers(pgid) : await psGroupMembers(pgid);
+  return members.some((member) => member.live);
+}
+
+/** Linux: the start time (clock ticks since boot) of a pid, or undefined when it is gone. */
+export function processStartTicks(pid: number): number | undefined {
+  if (process.platform !== "linux") return undefined;
+  try {
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, "latin1"))?.startTicks;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux: every process of a group with its start time (for crash-safe reaping). */
+export function listGroupMembers(pgid: number): ProcessEntry[] {
+  return process.platform === "linux" ? linuxGroupMembers(pgid) : [];
+}

@@ -1,0 +1,72 @@
+// Runtime settings from the command line, checked against each other (SPEC §7, §8, §13, §19).
+
+import { CommandError } from "../errors.js";
+import {
+  DEFAULT_ARTIFACT_MAX_STREAM_BYTES,
+  DEFAULT_ARTIFACT_QUOTA_BYTES,
+  DEFAULT_ARTIFACT_RETENTION_MS,
+  DEFAULT_MAX_BACKGROUND_EXECUTIONS,
+  DEFAULT_MAX_CONCURRENT_EXECUTIONS,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_YIELD_MS,
+  HEAD_FRACTION_DIVISOR,
+  MAX_OUTPUT_BYTES_EFFECTIVE,
+} from "../limits.js";
+
+/** Flags as given (each already range-checked by the CLI); absent ones take defaults. */
+export interface RuntimeFlags {
+  maxOutputBytes?: number;
+  inlineHeadBytes?: number;
+  defaultTimeoutMs?: number;
+  maxConcurrentExecutions?: number;
+  artifactDir?: string;
+  artifactRetentionMs?: number;
+  artifactQuotaBytes?: number;
+  artifactMaxStreamBytes?: number;
+  yieldMs?: number;
+  maxBackgroundExecutions?: number;
+}
+
+/** Every runtime setting, effective. */
+export interface RuntimeSettings {
+  maxOutputBytes: number;
+  inlineHeadBytes: number;
+  defaultTimeoutMs: number;
+  maxConcurrentExecutions: number;
+  artifactDir?: string;
+  artifactRetentionMs: number;
+  artifactQuotaBytes: number;
+  artifactMaxStreamBytes: number;
+  yieldMs: number;
+  maxBackgroundExecutions: number;
+}
+
+/** Applies defaults and cross-flag rules; conflicting flags are INVALID_RUNTIME_CONFIG. */
+export function resolveSettings(flags: RuntimeFlags): RuntimeSettings {
+  const maxOutputBytes = Math.min(
+    flags.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    MAX_OUTPUT_BYTES_EFFECTIVE,
+  );
+  const inlineHeadBytes =
+    flags.inlineHeadBytes ?? Math.floor(maxOutputBytes / HEAD_FRACTION_DIVISOR);
+  if (inlineHeadBytes > maxOutputBytes) {
+    throw new CommandError(
+      "INVALID_RUNTIME_CONFIG",
+      `--inline-head-bytes must be at most the effective --max-output-bytes ` +
+        `(${maxOutputBytes}), got ${inlineHeadBytes}`,
+    );
+  }
+  return {
+    maxOutputBytes,
+    inlineHeadBytes,
+    defaultTimeoutMs: flags.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxConcurrentExecutions: flags.maxConcurrentExecutions ?? DEFAULT_MAX_CONCURRENT_EXECUTIONS,
+    artifactDir: flags.artifactDir,
+    artifactRetentionMs: flags.artifactRetentionMs ?? DEFAULT_ARTIFACT_RETENTION_MS,
+    artifactQuotaBytes: flags.artifactQuotaBytes ?? DEFAULT_ARTIFACT_QUOTA_BYTES,
+    artifactMaxStreamBytes: flags.artifactMaxStreamBytes ?? DEFAULT_ARTIFACT_MAX_STREAM_BYTES,
+    yieldMs: flags.yieldMs ?? DEFAULT_YIELD_MS,
+    maxBackgroundExecutions: flags.maxBackgroundExecutions ?? DEFAULT_MAX_BACKGROUND_EXECUTIONS,
+  };
+}

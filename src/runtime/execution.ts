@@ -1,0 +1,255 @@
+// One execution as an object with a life of its own: spawned → running → (terminating) →
+// draining → publishing → completed. Callers await `result`; it never rejects once spawned.
+
+import { randomBytes } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import type { ArtifactPolicy } from "../programs/types.js";
+import { ExecutionOutput, type StagingSource } from "../output/execution-output.js";
+import type { ProjectionLimits } from "../output/projection.js";
+import { launch, type LaunchSpec, type StartedChild } from "../process/spawn.js";
+import { PosixProcessGroup } from "../process/posix-group.js";
+import { WindowsTaskkillTree } from "../process/windows-tree.js";
+import { terminateTree, type TerminationSteps } from "../process/terminate.js";
+import type { ProcessTree } from "../process/tree.js";
+import { writeInput } from "../process/input.js";
+import {
+  PIPES_HELD_OPEN_WAIT_MS,
+  PROGRESS_INTERVAL_MS,
+  SHUTDOWN_KILL_AFTER_MS,
+} from "../limits.js";
+import type {
+  CanonicalResult,
+  ProgramSelection,
+  RunningSnapshot,
+  TerminationOutcome,
+  TerminationReason,
+} from "./types.js";
+
+/** Extra wait for the root's exit event after its tree was killed. */
+const EXIT_AFTER_KILL_WAIT_MS = 500;
+/** At shutdown the forced kill gets this long to be confirmed (within the 2 s exit bound). */
+const SHUTDOWN_FINAL_WAIT_MS = 500;
+
+export interface ExecutionSpec {
+  launch: LaunchSpec;
+  input?: Buffer;
+  timeoutMs: number;
+  gracePeriodMs: number;
+  finalTerminationWaitMs: number;
+  artifactPolicy: ArtifactPolicy;
+  projection: ProjectionLimits;
+  artifacts?: StagingSource;
+  selection: ProgramSelection;
+}
+
+interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A new 128-bit execution id, 32 lowercase hex characters. */
+export function newExecutionId(): string {
+  return randomBytes(16).toString("hex");
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A running (or finished) execution. Create with `Execution.start`. */
+export class Execution {
+  readonly id = newExecutionId();
+  readonly result: Promise<CanonicalResult>;
+  private readonly startedAt = performance.now();
+  private readonly output: ExecutionOutput;
+  private reason: TerminationReason = null;
+  private exitedNaturally = false;
+  private shuttingDown = false;
+  private readonly stopRequested: Promise<void>;
+  private requestStop!: () => void;
+  private readonly shutdownAbort = new AbortController();
+  private completed: CanonicalResult | undefined;
+  private progressTimer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly spec: ExecutionSpec,
+    private readonly child: StartedChild,
+    private readonly tree: ProcessTree,
+  ) {
+    this.output = new ExecutionOutput(spec.projection, spec.artifactPolicy, spec.artifacts);
+    this.stopRequested = new Promise((resolve) => (this.requestStop = resolve));
+    this.result = this.run().then((result) => {
+      this.completed = result;
+      return result;
+    });
+  }
+
+  /** Spawns the program; rejects with SPAWN_FAILED when it cannot start. */
+  static async start(spec: ExecutionSpec): Promise<Execution> {
+    const child = await launch(spec.launch);
+    const platform = spec.launch.platform ?? process.platform;
+    const tree: ProcessTree =
+      platform === "win32" ? new WindowsTaskkillTree(child.pid) : new PosixProcessGroup(child.pid);
+    return new Execution(spec, child, tree);
+  }
+
+  /** Milliseconds since spawn. */
+  get elapsedMs(): number {
+    return Math.round(performance.now() - this.startedAt);
+  }
+
+  /** Whether the Canonical Result is ready. */
+  get done(): boolean {
+    return this.completed !== undefined;
+  }
+
+  /** Cancel (client) — the tree is terminated with reason "cancelled" unless another reason won. */
+  cancel(): void {
+    this.stop("cancelled");
+  }
+
+  /** Server shutdown: cancel with short grace, and abandon any unpublished artifact. */
+  shutdown(): void {
+    this.shuttingDown = true;
+    this.stop("cancelled");
+    setTimeout(() => this.shutdownAbort.abort(), SHUTDOWN_KILL_AFTER_MS).unref();
+  }
+
+  /** Report progress about once a second while running (§6.7). */
+  onProgress(listener: (elapsedMs: number, message: string) => void): () => void {
+    const timer = setInterval(() => {
+      if (this.completed) return;
+      const elapsed = this.elapsedMs;
+      listener(elapsed, this.progressMessage(elapsed));
+    }, PROGRESS_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }
+
+  /** The excerpts and byte counts so far (§19 running handle). */
+  snapshot(): RunningSnapshot {
+    return {
+      status: "running",
+      executionId: this.id,
+      elapsedMs: this.elapsedMs,
+      stdout: this.output.snapshot("stdout", false),
+      stderr: this.output.snapshot("stderr", false),
+      programSelection: this.spec.selection,
+    };
+  }
+
+  private progressMessage(elapsedMs: number): string {
+    const seconds = Math.floor(elapsedMs / 1000);
+    const out = formatBytes(this.output.totalBytes("stdout"));
+    const err = formatBytes(this.output.totalBytes("stderr"));
+    return `running ${seconds} s, stdout ${out}, stderr ${err}`;
+  }
+
+  private stop(reason: Exclude<TerminationReason, null>): void {
+    if (this.reason !== null || this.exitedNaturally || this.completed) return;
+    this.reason = reason;
+    this.requestStop();
+  }
+
+  private async run(): Promise<CanonicalResult> {
+    const child = this.child;
+    const exited = new Promise<ExitInfo>((resolve) =>
+      child.once("exit", (code, signal) => resolve({ code, signal })),
+    );
+    const drained = Promise.all([
+      this.output.consume("stdout", child.stdout),
+      this.output.consume("stderr", child.stderr),
+    ]);
+    const inputBytes = child.stdin ? writeInput(child.stdin, this.spec.input) : Promise.resolve(0);
+    const timer = setTimeout(() => this.stop("timeout"), this.spec.timeoutMs);
+
+    const first = await Promise.race([exited.then(() => "exit" as const), this.stopRequested]);
+    let steps: TerminationSteps | undefined;
+    let exit: ExitInfo | undefined;
+    if (first === "exit") {
+      this.exitedNaturally = this.reason === null;
+      clearTimeout(timer);
+      exit = await exited;
+      if (!(await this.tree.isEmpty())) steps = await this.terminate();
+    } else {
+      clearTimeout(timer);
+      steps = await this.terminate();
+      exit = await Promise.race([exited, sleep(EXIT_AFTER_KILL_WAIT_MS).then(() => undefined)]);
+    }
+
+    const pipesClosed = await Promise.race([
+      drained.then(() => true),
+      sleep(PIPES_HELD_OPEN_WAIT_MS).then(() => false),
+    ]);
+    if (!pipesClosed) {
+      child.stdout.destroy();
+      child.stderr.destroy();
+      await drained;
+    }
+    this.tree.dispose();
+    const termination = this.termination(steps, pipesClosed);
+    const stdout = this.output.snapshot("stdout", true);
+    const stderr = this.output.snapshot("stderr", true);
+    const artifact = this.shuttingDown
+      ? (await this.output.abandon(), { status: "not-requested" as const })
+      : await this.output.finish();
+    return {
+      status: "completed",
+      executionId: this.id,
+      exitCode: exit?.code ?? null,
+      signal: exit?.signal ?? null,
+      stdout,
+      stderr,
+      timedOut: this.reason === "timeout",
+      cancelled: this.reason === "cancelled",
+      termination,
+      artifact,
+      programSelection: this.spec.selection,
+      durationMs: this.elapsedMs,
+      inputBytes: await inputBytes,
+    };
+  }
+
+  private terminate(): Promise<TerminationSteps> {
+    const shutdown = this.shuttingDown;
+    return terminateTree(
+      this.tree,
+      {
+        gracePeriodMs: shutdown ? SHUTDOWN_KILL_AFTER_MS : this.spec.gracePeriodMs,
+        finalTerminationWaitMs: shutdown
+          ? SHUTDOWN_FINAL_WAIT_MS
+          : this.spec.finalTerminationWaitMs,
+      },
+      this.shutdownAbort.signal,
+    );
+  }
+
+  private termination(
+    steps: TerminationSteps | undefined,
+    pipesClosed: boolean,
+  ): TerminationOutcome {
+    if (!steps && pipesClosed) {
+      return {
+        reason: null,
+        gracefulRequested: false,
+        forceUsed: false,
+        treeCleaned: null,
+        diagnostics: { adapter: "natural" },
+      };
+    }
+    const outcome: TerminationOutcome = {
+      reason: this.reason,
+      gracefulRequested: steps?.gracefulRequested ?? false,
+      forceUsed: steps?.forceUsed ?? false,
+      treeCleaned: pipesClosed ? (steps?.confirmed ?? null) : false,
+      diagnostics: { adapter: steps ? this.tree.adapter : "natural" },
+    };
+    const cleanupError = pipesClosed ? steps?.cleanupError : "PIPES_HELD_OPEN";
+    if (cleanupError) outcome.cleanupError = cleanupError;
+    return outcome;
+  }
+}
+
+/** Human-readable byte count for progress messages. */
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

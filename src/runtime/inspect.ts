@@ -1,0 +1,73 @@
+// Builds the system_environment report: names, limits and policies, never a value (SPEC §3.2).
+
+import {
+  HANDLE_RETENTION_COUNT,
+  HANDLE_RETENTION_MS,
+  MAX_ARG_BYTES,
+  MAX_ARGS,
+  MAX_ARGS_TOTAL_BYTES,
+  MAX_FOREGROUND_TIMEOUT_MS,
+  MAX_INPUT_BYTES,
+  MAX_WAIT_MS,
+  OUTPUT_PAGE_MAX_BASE64_BYTES,
+  OUTPUT_PAGE_MAX_UTF8_BYTES,
+} from "../limits.js";
+import type { EnvironmentReport, ProgramReport } from "./types.js";
+import type { RuntimeOptions } from "./runtime.js";
+
+/** The §3.2 report for the runtime's configuration. */
+export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentReport {
+  const { catalog, settings } = options;
+  const programs: Record<string, ProgramReport> = {};
+  for (const name of [...catalog.programs.keys()].sort()) {
+    const program = catalog.programs.get(name)!;
+    const report: ProgramReport = {
+      executable: program.executable,
+      declaredCandidate: program.declaredCandidate,
+      kind: program.kind,
+      argumentSemantics: program.kind === "cmd-script" ? "cmd-reparsed" : "literal",
+      required: program.required,
+      policy: {
+        ...program.policy,
+        defaultTimeoutMs:
+          program.policy.defaultTimeoutMs ??
+          Math.min(settings.defaultTimeoutMs, program.policy.maxTimeoutMs),
+      },
+    };
+    if (program.pathDiffers) report.path = program.pathDirs;
+    if (name === "node" && options.node) report.variantSet = options.node.variantSet();
+    programs[name] = report;
+  }
+  return {
+    server: { name: options.serverName, version: options.serverVersion },
+    platform: options.platform ?? process.platform,
+    arch: process.arch,
+    mode: catalog.mode,
+    cwd: options.roots[0]?.path ?? process.cwd(),
+    roots: options.roots.map((root) => root.path),
+    programs,
+    path: catalog.globalPath,
+    environmentNames: catalog.environmentNames,
+    limits: {
+      maxConcurrentExecutions: settings.maxConcurrentExecutions,
+      defaultTimeoutMs: settings.defaultTimeoutMs,
+      maxTimeoutMs: MAX_FOREGROUND_TIMEOUT_MS,
+      maxOutputBytes: settings.maxOutputBytes,
+      inlineHeadBytes: settings.inlineHeadBytes,
+      maxArgs: MAX_ARGS,
+      maxArgBytes: MAX_ARG_BYTES,
+      maxArgsTotalBytes: MAX_ARGS_TOTAL_BYTES,
+      maxInputBytes: MAX_INPUT_BYTES,
+      artifactRetentionMs: settings.artifactRetentionMs,
+      artifactQuotaBytes: settings.artifactQuotaBytes,
+      artifactMaxStreamBytes: settings.artifactMaxStreamBytes,
+      outputPageMaxBytes: OUTPUT_PAGE_MAX_BASE64_BYTES,
+      outputPageMaxUtf8Bytes: OUTPUT_PAGE_MAX_UTF8_BYTES,
+      defaultYieldMs: settings.yieldMs,
+      maxBackgroundExecutions: settings.maxBackgroundExecutions,
+      maxWaitMs: MAX_WAIT_MS,
+      handleRetentionMs: HANDLE_RETENTION_MS,
+      handleRetentionCount: HANDLE_RETENTION_COUNT,
+    },
+  };
+}

@@ -1,0 +1,137 @@
+// Starts the real server (dist/cli/main.js) over stdio with the SDK's own client.
+
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const CLI_ENTRY = path.join(REPO_ROOT, "dist/cli/main.js");
+export const FIXTURES = path.join(REPO_ROOT, "test/fixtures");
+
+/** A temporary directory (real path) removed by the returned cleanup. */
+export function tempDir(prefix = "scm-test-"): string {
+  return realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** A v2 manifest registering common POSIX programs plus node, written to dir. */
+export function writeManifest(dir: string, manifest?: object): string {
+  const file = path.join(dir, "manifest.json");
+  writeFileSync(file, JSON.stringify(manifest ?? defaultManifest(), null, 2));
+  return file;
+}
+
+/** Programs the behaviour tests need, with stdin allowed for cat. */
+export function defaultManifest(extra: Record<string, unknown> = {}): object {
+  return {
+    version: 2,
+    searchPath: [path.dirname(process.execPath), "/usr/bin", "/bin"],
+    programs: {
+      sh: { candidates: ["/bin/sh"] },
+      node: { candidates: [process.execPath], policy: { allowStdin: true } },
+      cat: { candidates: ["cat"], policy: { allowStdin: true } },
+      sleep: { candidates: ["sleep"] },
+      true: { candidates: ["true"] },
+      ...extra,
+    },
+  };
+}
+
+export interface TestServer {
+  client: Client;
+  transport: StdioClientTransport;
+  pid: number;
+  stderr: () => string;
+  call: (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>;
+  /** structuredContent of a successful call (throws when the call was a tool error). */
+  exec: (args: Record<string, unknown>) => Promise<Record<string, any>>;
+  close: () => Promise<void>;
+}
+
+export interface StartOptions {
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** Spawns `node dist/cli/main.js serve …` and connects the SDK client. */
+export async function startServer(options: StartOptions): Promise<TestServer> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_ENTRY, "serve", ...options.args],
+    env: options.env ?? baseEnv(),
+    cwd: options.cwd,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const client = new Client({ name: "scm-tests", version: "0.0.0" });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args }, undefined, {
+      timeout: 120_000,
+    })) as CallToolResult;
+  return {
+    client,
+    transport,
+    pid: transport.pid!,
+    stderr: () => stderr,
+    call,
+    exec: async (args) => {
+      const result = await call("system_exec", args);
+      if (result.isError) throw new Error(`tool error: ${JSON.stringify(result.content)}`);
+      return result.structuredContent as Record<string, any>;
+    },
+    close: () => client.close(),
+  };
+}
+
+/** The minimal environment the SDK's hosts give a server, plus what the tests need. */
+export function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ["HOME", "PATH", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR"]) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** The text of a tool error result ("CODE: message"). */
+export function errorText(result: CallToolResult): string {
+  const block = result.content[0];
+  return block && block.type === "text" ? block.text : "";
+}
+
+/** Whether a pid is alive (and not a zombie) — for checking that trees are gone. */
+export function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 1) throw new Error(`refusing to probe pid ${pid}`);
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/** Polls a condition until true or the deadline; resolves whether it held. */
+export async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return check();
+}

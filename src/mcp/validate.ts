@@ -64,6 +64,10 @@ function describe(error: ErrorObject, value: unknown): string {
   if (error.keyword === "required") return `${field} is required`;
   const where = error.instancePath || "arguments";
   const got = describeValue(pick(value, error.instancePath));
+  if (error.keyword === "enum" && field === "program") {
+    const names = (error.params.allowedValues as string[]).join(", ");
+    return `program must be one of the registered programs (${names}), got ${got}`;
+  }
   if (error.keyword === "enum") {
     const allowed = (error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
     return `${where} must be one of ${allowed.join(", ")}, got ${got}`;

@@ -1,0 +1,83 @@
+// Drives the server over raw stdio (no SDK), to check the bytes on stdout and the exit paths.
+
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { CLI_ENTRY, baseEnv } from "./server.js";
+
+export interface RawServer {
+  child: ChildProcessWithoutNullStreams;
+  /** Every line written to stdout so far. */
+  lines: string[];
+  stdoutBytes: () => Buffer;
+  stderr: () => string;
+  send: (message: object) => void;
+  /** Resolves with the response to request `id`. */
+  response: (id: number, ms?: number) => Promise<any>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  initialize: () => Promise<void>;
+}
+
+/** Spawns `node dist/cli/main.js serve …` with piped stdio. */
+export function startRawServer(args: string[], env = baseEnv()): RawServer {
+  const child = spawn(process.execPath, [CLI_ENTRY, "serve", ...args], {
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const chunks: Buffer[] = [];
+  const lines: string[] = [];
+  let partial = "";
+  let stderr = "";
+  const waiters = new Map<number, (message: any) => void>();
+  child.stdout.on("data", (chunk: Buffer) => {
+    chunks.push(chunk);
+    partial += chunk.toString("utf8");
+    let newline: number;
+    while ((newline = partial.indexOf("\n")) >= 0) {
+      const line = partial.slice(0, newline);
+      partial = partial.slice(newline + 1);
+      lines.push(line);
+      try {
+        const message = JSON.parse(line);
+        if (typeof message.id === "number") waiters.get(message.id)?.(message);
+      } catch {
+        // kept in `lines`; the hygiene test fails on it
+      }
+    }
+  });
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const send = (message: object) => child.stdin.write(JSON.stringify(message) + "\n");
+  const response = (id: number, ms = 60_000) =>
+    new Promise<any>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no response to ${id} in ${ms} ms`)), ms);
+      waiters.set(id, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+    });
+  const initialize = async () => {
+    send({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "0" },
+      },
+    });
+    await response(0);
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  };
+  return {
+    child,
+    lines,
+    stdoutBytes: () => Buffer.concat(chunks),
+    stderr: () => stderr,
+    send,
+    response,
+    exited,
+    initialize,
+  };
+}

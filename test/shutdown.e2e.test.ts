@@ -69,6 +69,47 @@ describe("shutdown with an execution running", () => {
     });
   }
 
+  it("kills background executions too", async () => {
+    const pidFile = path.join(dir, "pid");
+    const manifest = writeManifest(dir, {
+      version: 2,
+      programs: { sh: { candidates: ["/bin/sh"], policy: { allowBackground: true } } },
+    });
+    const server = startRawServer([
+      "--manifest",
+      manifest,
+      "--root",
+      dir,
+      "--artifact-dir",
+      path.join(dir, "artifacts"),
+    ]);
+    try {
+      await server.initialize();
+      server.send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "system_exec",
+          arguments: {
+            program: "sh",
+            args: [path.join(FIXTURES, "pid-then-wait.sh"), pidFile],
+            background: true,
+          },
+        },
+      });
+      expect((await server.response(1)).result.structuredContent.status).toBe("running");
+      expect(await eventually(() => existsSync(pidFile), 20_000)).toBe(true);
+      const text = readFileSync(pidFile, "utf8").trim();
+      expect(text).toMatch(/^\d+$/);
+      server.child.stdin.end();
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+      expect(await eventually(() => !isAlive(Number(text)), 5_000)).toBe(true);
+    } finally {
+      if (server.child.exitCode === null) server.child.kill("SIGKILL");
+    }
+  });
+
   it("answers calls made during shutdown with RUNTIME_CLOSING or not at all", async () => {
     const pidFile = path.join(dir, "pid");
     const server = startRawServer([

@@ -9,7 +9,7 @@ import { loadCatalog } from "../programs/load-catalog.js";
 import type { ProgramCatalog } from "../programs/catalog.js";
 import { normalizeRoots, type Root } from "../roots/roots.js";
 import { resolveSettings, type RuntimeSettings } from "../runtime/config.js";
-import { CommandRuntime } from "../runtime/runtime.js";
+import { CommandRuntime, type RuntimeOptions } from "../runtime/runtime.js";
 import { SERVER_NAME, SERVER_VERSION } from "../version.js";
 import type { CommonOptions } from "./options.js";
 import { logLine } from "./log.js";
@@ -32,7 +32,10 @@ export function requireRootsForManifest(options: CommonOptions): void {
 }
 
 /** Everything startup does before serving; startup errors are CommandErrors (exit 1). */
-export async function bootstrap(options: CommonOptions): Promise<Bootstrapped> {
+export async function bootstrap(
+  options: CommonOptions,
+  groups?: RuntimeOptions["groups"],
+): Promise<Bootstrapped> {
   requireRootsForManifest(options);
   const settings = resolveSettings(options);
   const givenRoots = options.root ?? [];
@@ -66,6 +69,7 @@ export async function bootstrap(options: CommonOptions): Promise<Bootstrapped> {
     serverVersion: SERVER_VERSION,
     artifacts,
     node,
+    groups,
   });
   return { runtime, catalog, roots, settings };
 }

@@ -28,8 +28,9 @@ export async function execCommand(
     const input = options.inputFile ? await readInputFile(options.inputFile) : undefined;
     const result = await runtime.execute(
       { program, args, cwd: options.cwd, timeoutMs: options.timeoutMs, input },
-      { signal: abort.signal },
+      { signal: abort.signal, noYield: true },
     );
+    if (result.status !== "completed") throw new Error("exec never yields");
     process.stdout.write(
       options.format === "text" ? formatText(result) : JSON.stringify(result, null, 2) + "\n",
     );

@@ -4,6 +4,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { SHUTDOWN_DEADLINE_MS } from "../limits.js";
 import { createMcpServer } from "../mcp/server.js";
 import { SERVER_NAME, SERVER_VERSION } from "../version.js";
+import { defaultExecutionsDir, GroupRegistry, reapDeadServers } from "../process/crash-registry.js";
 import { bootstrap } from "./bootstrap.js";
 import { logLine } from "./log.js";
 import type { CommonOptions } from "./options.js";
@@ -16,7 +17,9 @@ const SHUTDOWN_SIGNALS: NodeJS.Signals[] =
 
 /** Runs the server until stdin ends, stdout breaks or a shutdown signal arrives; exits 0. */
 export async function serve(options: CommonOptions): Promise<void> {
-  const { runtime, catalog, roots } = await bootstrap(options);
+  const registry =
+    process.platform === "win32" ? undefined : new GroupRegistry(defaultExecutionsDir());
+  const { runtime, catalog, roots } = await bootstrap(options, registry);
   const server = createMcpServer(runtime, { name: SERVER_NAME, version: SERVER_VERSION });
   const transport = new StdioServerTransport();
 
@@ -28,6 +31,7 @@ export async function serve(options: CommonOptions): Promise<void> {
     const deadline = setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS - EXIT_MARGIN_MS);
     void runtime
       .close()
+      .then(() => registry?.close())
       .then(() => new Promise((resolve) => setImmediate(resolve)))
       .finally(() => {
         clearTimeout(deadline);
@@ -41,9 +45,23 @@ export async function serve(options: CommonOptions): Promise<void> {
   process.stdout.on("error", () => shutdown("stdout closed"));
   transport.onclose = () => shutdown("transport closed");
 
+  server.oninitialized = () => {
+    if (registry) reapLeftovers();
+  };
   await server.connect(transport);
   logLine(
     `${SERVER_VERSION} ready: mode ${catalog.mode}, ${catalog.programs.size} programs, ` +
       `roots ${roots.map((root) => root.path).join(", ")}`,
   );
+}
+
+/** Kills what servers that died left running, and says so on stderr (§19). */
+function reapLeftovers(): void {
+  const report = reapDeadServers(defaultExecutionsDir());
+  if (report.files > 0) {
+    logLine(
+      `recovered ${report.files} registry file(s) of servers that died: killed ${report.killed} ` +
+        `leftover process(es), left ${report.skippedGroups} reused group id(s) alone`,
+    );
+  }
 }

@@ -11,7 +11,7 @@ import {
 import { CommandError } from "../errors.js";
 import { SERVER_INSTRUCTIONS } from "../hosts/guidance.js";
 import { DEFAULT_OUTPUT_PAGE_BYTES } from "../limits.js";
-import type { CommandRuntime } from "../runtime/runtime.js";
+import type { CommandRuntime, WaitRequest } from "../runtime/runtime.js";
 import type { ExecRequest, OutputEncoding, StreamName } from "../runtime/types.js";
 import { errorResult, successResult, type ToolResult } from "./results.js";
 import { toolDefinitions, type ToolDefinition } from "./tools.js";
@@ -73,28 +73,43 @@ export function createMcpServer(runtime: CommandRuntime, identity: ServerIdentit
 function toolHandlers(runtime: CommandRuntime): Record<string, Handler> {
   return {
     system_environment: async () => runtime.inspect(),
-    system_output: async (args) =>
+    system_output: async (args, extra) =>
       runtime.readOutput(
-        args.id as string,
-        args.stream as StreamName,
-        args.offset as number,
-        (args.limit as number | undefined) ?? DEFAULT_OUTPUT_PAGE_BYTES,
-        (args.encoding as OutputEncoding | undefined) ?? "utf8",
+        {
+          id: args.id as string | undefined,
+          executionId: args.executionId as string | undefined,
+          stream: args.stream as StreamName,
+          offset: args.offset as number,
+          limit: (args.limit as number | undefined) ?? DEFAULT_OUTPUT_PAGE_BYTES,
+          encoding: (args.encoding as OutputEncoding | undefined) ?? "utf8",
+          waitMs: args.waitMs as number | undefined,
+        },
+        extra.signal,
       ),
     system_exec: async (args, extra, progressToken) =>
       runtime.execute(args as unknown as ExecRequest, {
         signal: extra.signal,
-        onProgress:
-          progressToken === undefined
-            ? undefined
-            : (elapsedMs, message) => {
-                void extra
-                  .sendNotification({
-                    method: "notifications/progress",
-                    params: { progressToken, progress: elapsedMs, message },
-                  })
-                  .catch(() => {});
-              },
+        onProgress: progressSender(extra, progressToken),
       }),
+    system_wait: async (args, extra, progressToken) =>
+      runtime.wait(args as unknown as WaitRequest, {
+        signal: extra.signal,
+        onProgress: progressSender(extra, progressToken),
+      }),
+    system_cancel: async (args) =>
+      runtime.cancel(args.executionId as string, args.gracePeriodMs as number | undefined),
+  };
+}
+
+/** Sends notifications/progress for a request that carried a progressToken (§6.7). */
+function progressSender(extra: Extra, progressToken: string | number | undefined) {
+  if (progressToken === undefined) return undefined;
+  return (elapsedMs: number, message: string) => {
+    void extra
+      .sendNotification({
+        method: "notifications/progress",
+        params: { progressToken, progress: elapsedMs, message },
+      })
+      .catch(() => {});
   };
 }

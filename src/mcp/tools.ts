@@ -18,6 +18,67 @@ export interface ToolDefinition {
   _meta?: Record<string, unknown>;
 }
 
+const executionIdField = {
+  type: "string",
+  description: "the executionId of a running handle from system_exec",
+};
+
+const waitInputSchema: ToolDefinition["inputSchema"] = {
+  type: "object",
+  properties: {
+    executionId: executionIdField,
+    waitMs: {
+      type: "integer",
+      minimum: 0,
+      description: "how long to wait at most (default 30000, at most 50000)",
+    },
+    until: {
+      type: "object",
+      description: "return as soon as a line of output matches",
+      properties: {
+        pattern: { type: "string", description: "RE2 regular expression, at most 256 characters" },
+        stream: { type: "string", enum: ["stdout", "stderr"], description: "default: both" },
+        fromOffset: {
+          type: "integer",
+          minimum: 0,
+          description: "byte offset to match from (default 0: all output so far)",
+        },
+      },
+      required: ["pattern"],
+      additionalProperties: false,
+    },
+  },
+  required: ["executionId"],
+  additionalProperties: false,
+};
+
+const cancelInputSchema: ToolDefinition["inputSchema"] = {
+  type: "object",
+  properties: {
+    executionId: executionIdField,
+    gracePeriodMs: {
+      type: "integer",
+      minimum: 0,
+      description: "ms between SIGTERM and SIGKILL (default: the program's policy, at most 50000)",
+    },
+  },
+  required: ["executionId"],
+  additionalProperties: false,
+};
+
+const WAIT_DESCRIPTION = [
+  "Wait for an execution that returned a running handle (status \"running\") from system_exec.",
+  "Returns the completed result as soon as it ends, or a running snapshot (output so far) after",
+  "waitMs; with until.pattern it returns as soon as a line of output matches (e.g. a dev server's",
+  "\"listening\" line), adding match { stream, offset, text }. Call it again to keep waiting.",
+].join(" ");
+
+const CANCEL_DESCRIPTION = [
+  "Stop an execution that returned a running handle: SIGTERM to its whole process tree, SIGKILL",
+  "after the grace period. Returns the completed result (cancelled: true). Use it for background",
+  "servers and watchers you no longer need.",
+].join(" ");
+
 const LARGE_RESULT_META = { "anthropic/maxResultSizeChars": MAX_RESULT_SIZE_CHARS };
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
@@ -31,6 +92,10 @@ const EXEC_DESCRIPTION = [
   "stderr.truncated is true and artifact.status is \"published\", page the complete stream with",
   "system_output { id: artifact.id, stream, offset } and follow nextOffset until eof.",
   "Call system_environment to see the registered programs, Roots and limits.",
+  "A call still running after yieldMs (default 45 s) returns status \"running\" with an",
+  "executionId instead of being cut off: continue with system_wait, read live output with",
+  "system_output { executionId }, or stop it with system_cancel. Pass background: true for dev",
+  "servers and watchers.",
 ].join(" ");
 
 const ENVIRONMENT_DESCRIPTION = [
@@ -44,7 +109,9 @@ const OUTPUT_DESCRIPTION = [
   "Read the complete stdout or stderr of a finished execution page by page, from the artifact id",
   "in its result (artifact.status \"published\"). Start at offset 0 and pass nextOffset back until",
   "eof is true; utf8 pages end on a character boundary, so bytes may be below limit — always",
-  "follow nextOffset. Use encoding \"base64\" for binary output.",
+  "follow nextOffset. Use encoding \"base64\" for binary output. For an execution that",
+  "returned a running handle pass executionId instead of id to read its output live (waitMs",
+  "waits for more); eof becomes true only after it has ended.",
 ].join(" ");
 
 /** The system_exec input schema; `programs` become its enum (sorted). */
@@ -76,6 +143,19 @@ function execInputSchema(programs: string[]): ToolDefinition["inputSchema"] {
         type: "string",
         description: "text written to stdin, then stdin is closed (only if the program allows)",
       },
+      yieldMs: {
+        type: "integer",
+        minimum: 1,
+        description:
+          "return a running handle if the program is still running after this many ms " +
+          "(default 45000); it keeps running under timeoutMs",
+      },
+      background: {
+        type: "boolean",
+        description:
+          "start and return a running handle at once, for dev servers and watchers " +
+          "(needs the program's policy.allowBackground)",
+      },
     },
     required: ["program"],
     additionalProperties: false,
@@ -86,6 +166,10 @@ const outputInputSchema: ToolDefinition["inputSchema"] = {
   type: "object",
   properties: {
     id: { type: "string", description: "artifact.id from a system_exec result" },
+    executionId: {
+      type: "string",
+      description: "instead of id: a running handle's executionId (live output, running or ended)",
+    },
     stream: { type: "string", enum: ["stdout", "stderr"] },
     offset: { type: "integer", minimum: 0, description: "byte offset; start at 0" },
     limit: {
@@ -94,8 +178,15 @@ const outputInputSchema: ToolDefinition["inputSchema"] = {
       description: "bytes wanted (default 65536; at most 512 KiB utf8, 1 MiB base64)",
     },
     encoding: { type: "string", enum: ["utf8", "base64"], description: "default utf8" },
+    waitMs: {
+      type: "integer",
+      minimum: 0,
+      description:
+        "with executionId: when offset is past the bytes so far, wait up to this long for more " +
+        "(default 0, at most 50000)",
+    },
   },
-  required: ["id", "stream", "offset"],
+  required: ["stream", "offset"],
   additionalProperties: false,
 };
 
@@ -129,6 +220,26 @@ export function toolDefinitions(programs: string[]): ToolDefinition[] {
         openWorldHint: true,
       },
       _meta: LARGE_RESULT_META,
+    },
+    {
+      name: "system_wait",
+      description: WAIT_DESCRIPTION,
+      inputSchema: waitInputSchema,
+      outputSchema: executionReportSchema as ToolDefinition["outputSchema"],
+      annotations: READ_ONLY,
+      _meta: LARGE_RESULT_META,
+    },
+    {
+      name: "system_cancel",
+      description: CANCEL_DESCRIPTION,
+      inputSchema: cancelInputSchema,
+      outputSchema: executionReportSchema as ToolDefinition["outputSchema"],
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
   ];
 }

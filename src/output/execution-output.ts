@@ -1,14 +1,29 @@
-// One execution's two output sinks: inline projection, and a spool on disk once needed (SPEC §7, §8).
+// One execution's two output sinks: inline projection, and a spool on disk once needed
+// (SPEC §7, §8, §19).
 
 import type { Readable } from "node:stream";
 import type { ArtifactPolicy } from "../programs/types.js";
-import type { ArtifactOutcome, StreamName, StreamOutput } from "../runtime/types.js";
+import type {
+  ArtifactOutcome,
+  OutputEncoding,
+  OutputPage,
+  StreamName,
+  StreamOutput,
+} from "../runtime/types.js";
 import { StreamProjection, type ProjectionLimits } from "./projection.js";
 
 /** The spool of one execution, as the artifact store hands it out. */
 export interface SpoolStaging {
+  readonly id: string;
   write(stream: StreamName, chunk: Buffer): boolean;
   drained(stream: StreamName): Promise<void>;
+  readLive(
+    stream: StreamName,
+    offset: number,
+    limit: number,
+    encoding: OutputEncoding,
+  ): Promise<OutputPage & { available: number }>;
+  end(): Promise<void>;
   publish(totals: { stdout: number; stderr: number }): Promise<ArtifactOutcome>;
   discard(): Promise<void>;
 }
@@ -22,19 +37,26 @@ const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
 
 /**
  * Feeds both pipes into their projections; once either stream passes its inline limit, spools
- * both streams from byte 0 so the complete output can be published. Small outputs stay in memory.
+ * both streams from byte 0 so the complete output can be published or read live. Small outputs
+ * stay in memory.
  */
 export class ExecutionOutput {
   private readonly projections: Record<StreamName, StreamProjection>;
   private readonly spooled: Record<StreamName, number> = { stdout: 0, stderr: 0 };
-  private staging: SpoolStaging | undefined;
+  private current: SpoolStaging | undefined;
   private stagingPromise: Promise<SpoolStaging> | undefined;
   private abandoned = false;
+  private readonly listeners = new Set<() => void>();
 
+  /**
+   * `spoolAlways`: the execution may outlive its call (§19), so it spools once a stream passes
+   * the inline limit whatever the artifact policy (the policy then only decides publication).
+   */
   constructor(
     private readonly limits: ProjectionLimits,
     private readonly policy: ArtifactPolicy,
     private readonly source: StagingSource | undefined,
+    private readonly spoolAlways = false,
   ) {
     this.projections = {
       stdout: new StreamProjection(limits),
@@ -47,10 +69,17 @@ export class ExecutionOutput {
     try {
       for await (const chunk of readable) {
         await this.accept(stream, chunk as Buffer);
+        this.notify();
       }
     } catch {
       // A pipe destroyed by the server (PIPES_HELD_OPEN, shutdown) ends consumption quietly.
     }
+  }
+
+  /** Called after every chunk (live readers wait on it). Returns the unsubscribe function. */
+  onData(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** The excerpt of one stream; `final` once the stream has ended. */
@@ -63,19 +92,36 @@ export class ExecutionOutput {
     return this.projections[stream].totalBytes;
   }
 
-  /** Decide the artifact once both streams have ended (§8). */
-  async finish(): Promise<ArtifactOutcome> {
-    if (this.policy === "never" || !this.source || this.abandoned) {
-      await this.staging?.discard();
-      return { status: "not-requested" };
-    }
-    const truncated = STREAMS.some((s) => this.projections[s].overflowed);
-    if (!truncated && this.policy === "on-truncation") {
-      await this.discardStaging();
-      return { status: "discarded" };
-    }
-    const staging = this.staging ?? (await this.ensureStaging());
+  /** The spool, once one exists. */
+  get staging(): SpoolStaging | undefined {
+    return this.current;
+  }
+
+  /** Spool both streams from byte 0 now (the execution yielded or runs in the background). */
+  async forceSpool(): Promise<SpoolStaging | undefined> {
+    if (!this.source || this.abandoned) return undefined;
+    const staging = await this.ensureStaging();
     for (const stream of STREAMS) await this.catchUp(stream, staging);
+    return staging;
+  }
+
+  /**
+   * Decides the artifact once both streams have ended (§8). `keepSpool`: the execution handed
+   * out a running handle, so an unpublished spool stays readable until `release()`.
+   */
+  async finish(keepSpool: boolean): Promise<ArtifactOutcome> {
+    if (!this.source || this.abandoned) return { status: "not-requested" };
+    const truncated = STREAMS.some((s) => this.projections[s].overflowed);
+    const publish =
+      this.policy === "always" || (this.policy === "on-truncation" && truncated);
+    if (!publish) {
+      const status = this.policy === "never" ? "not-requested" : "discarded";
+      if (keepSpool && this.current) await this.completeSpool(this.current);
+      else await this.release();
+      return { status };
+    }
+    const staging = this.current ?? (await this.ensureStaging());
+    await this.completeSpool(staging);
     return staging.publish({
       stdout: this.projections.stdout.totalBytes,
       stderr: this.projections.stderr.totalBytes,
@@ -85,21 +131,33 @@ export class ExecutionOutput {
   /** Shutdown: drop any spool; nothing is published. */
   async abandon(): Promise<void> {
     this.abandoned = true;
-    await this.discardStaging();
+    await this.release();
+  }
+
+  /** Drops an unpublished spool (a published artifact is the store's from now on). */
+  async release(): Promise<void> {
+    const staging =
+      this.current ?? (this.stagingPromise ? await this.stagingPromise : undefined);
+    await staging?.discard();
+  }
+
+  private async completeSpool(staging: SpoolStaging): Promise<void> {
+    for (const stream of STREAMS) await this.catchUp(stream, staging);
+    await staging.end();
   }
 
   private get spools(): boolean {
-    return this.policy !== "never" && this.source !== undefined && !this.abandoned;
+    if (!this.source || this.abandoned) return false;
+    return this.spoolAlways || this.policy !== "never";
   }
 
   private async accept(stream: StreamName, chunk: Buffer): Promise<void> {
     const projection = this.projections[stream];
-    const after = projection.totalBytes + chunk.length;
-    const overflows = after > this.limits.maxOutputBytes;
-    if (!this.staging && this.spools && (this.stagingPromise || overflows)) {
+    const overflows = projection.totalBytes + chunk.length > this.limits.maxOutputBytes;
+    if (!this.current && this.spools && (this.stagingPromise || overflows)) {
       await this.ensureStaging();
     }
-    const staging = this.staging;
+    const staging = this.current;
     if (!staging || this.abandoned) {
       projection.push(chunk);
       return;
@@ -121,14 +179,13 @@ export class ExecutionOutput {
 
   private ensureStaging(): Promise<SpoolStaging> {
     this.stagingPromise ??= this.source!.createStaging().then((staging) => {
-      this.staging = staging;
+      this.current = staging;
       return staging;
     });
     return this.stagingPromise;
   }
 
-  private async discardStaging(): Promise<void> {
-    const staging = this.staging ?? (this.stagingPromise ? await this.stagingPromise : undefined);
-    await staging?.discard();
+  private notify(): void {
+    for (const listener of this.listeners) listener();
   }
 }

@@ -40,6 +40,10 @@ export interface ExecutionSpec {
   projection: ProjectionLimits;
   artifacts?: StagingSource;
   selection: ProgramSelection;
+  /** The execution may outlive its call (§19): spool past the inline limit whatever the policy. */
+  mayOutliveCall?: boolean;
+  /** Started with `background: true` (it holds a background slot, not a foreground one). */
+  background?: boolean;
 }
 
 interface ExitInfo {
@@ -67,14 +71,20 @@ export class Execution {
   private requestStop!: () => void;
   private readonly shutdownAbort = new AbortController();
   private completed: CanonicalResult | undefined;
-  private progressTimer: NodeJS.Timeout | undefined;
+  private handedOut = false;
+  private graceOverrideMs: number | undefined;
 
   private constructor(
     private readonly spec: ExecutionSpec,
     private readonly child: StartedChild,
     private readonly tree: ProcessTree,
   ) {
-    this.output = new ExecutionOutput(spec.projection, spec.artifactPolicy, spec.artifacts);
+    this.output = new ExecutionOutput(
+      spec.projection,
+      spec.artifactPolicy,
+      spec.artifacts,
+      spec.mayOutliveCall ?? false,
+    );
     this.stopRequested = new Promise((resolve) => (this.requestStop = resolve));
     this.result = this.run().then((result) => {
       this.completed = result;
@@ -91,6 +101,16 @@ export class Execution {
     return new Execution(spec, child, tree);
   }
 
+  /** The root process id (= its process group id on POSIX). */
+  get pid(): number {
+    return this.child.pid;
+  }
+
+  /** Whether this execution runs in the background lane. */
+  get background(): boolean {
+    return this.spec.background ?? false;
+  }
+
   /** Milliseconds since spawn. */
   get elapsedMs(): number {
     return Math.round(performance.now() - this.startedAt);
@@ -101,9 +121,34 @@ export class Execution {
     return this.completed !== undefined;
   }
 
-  /** Cancel (client) — the tree is terminated with reason "cancelled" unless another reason won. */
-  cancel(): void {
+  /** Cancel — the tree is terminated with reason "cancelled" unless another reason won. */
+  cancel(gracePeriodMs?: number): void {
+    if (gracePeriodMs !== undefined && this.reason === null) this.graceOverrideMs = gracePeriodMs;
     this.stop("cancelled");
+  }
+
+  /** The completed result, once there is one. */
+  get completedResult(): CanonicalResult | undefined {
+    return this.completed;
+  }
+
+  /**
+   * The execution hands out a running handle (§19): its spool starts now (from byte 0) and is
+   * kept after the end for live reads until `release()`.
+   */
+  async handOut(): Promise<void> {
+    this.handedOut = true;
+    await this.output.forceSpool();
+  }
+
+  /** The output sinks, for live reads and waits. */
+  get liveOutput(): ExecutionOutput {
+    return this.output;
+  }
+
+  /** Drops the kept spool (the handle expired). */
+  release(): Promise<void> {
+    return this.output.release();
   }
 
   /** Server shutdown: cancel with short grace, and abandon any unpublished artifact. */
@@ -189,7 +234,7 @@ export class Execution {
     const stderr = this.output.snapshot("stderr", true);
     const artifact = this.shuttingDown
       ? (await this.output.abandon(), { status: "not-requested" as const })
-      : await this.output.finish();
+      : await this.output.finish(this.handedOut);
     return {
       status: "completed",
       executionId: this.id,
@@ -212,7 +257,9 @@ export class Execution {
     return terminateTree(
       this.tree,
       {
-        gracePeriodMs: shutdown ? SHUTDOWN_KILL_AFTER_MS : this.spec.gracePeriodMs,
+        gracePeriodMs: shutdown
+          ? SHUTDOWN_KILL_AFTER_MS
+          : (this.graceOverrideMs ?? this.spec.gracePeriodMs),
         finalTerminationWaitMs: shutdown
           ? SHUTDOWN_FINAL_WAIT_MS
           : this.spec.finalTerminationWaitMs,

@@ -3,24 +3,36 @@
 
 import path from "node:path";
 import { CommandError } from "../errors.js";
+import {
+  CANCEL_RETURN_WITHIN_MS,
+  DEFAULT_WAIT_MS,
+  MAX_GRACE_PERIOD_REQUEST_MS,
+  MAX_WAIT_MS,
+  MAX_YIELD_MS,
+} from "../limits.js";
 import type { ProgramCatalog } from "../programs/catalog.js";
 import type { RegisteredProgram } from "../programs/types.js";
 import type { Root } from "../roots/roots.js";
 import { authorizeCwd } from "../roots/roots.js";
-import { Execution } from "./execution.js";
-import { buildEnvironmentReport } from "./inspect.js";
-import type { ArtifactBackend, LaunchPlan, NodeLauncher } from "./ports.js";
 import type { RuntimeSettings } from "./config.js";
+import { Execution } from "./execution.js";
+import { HandleRegistry } from "./handles.js";
+import { buildEnvironmentReport } from "./inspect.js";
+import { compilePattern, LineScanner, readLivePage, waitForActivity } from "./live.js";
+import type { ArtifactBackend, LaunchPlan, NodeLauncher } from "./ports.js";
 import type {
   CanonicalResult,
   EnvironmentReport,
   ExecOptions,
   ExecRequest,
+  ExecutionReport,
   OutputEncoding,
   OutputPage,
+  RunningSnapshot,
   StreamName,
 } from "./types.js";
 import {
+  backgroundTimeout,
   checkArgs,
   checkCmdScriptArgs,
   checkInput,
@@ -36,15 +48,38 @@ export interface RuntimeOptions {
   artifacts?: ArtifactBackend;
   node?: NodeLauncher;
   platform?: NodeJS.Platform;
+  /** Told about every spawned process group and its end (crash-safe registry, §19). */
+  groups?: { add(pid: number): void; remove(pid: number): void };
+}
+
+/** What a system_wait call may ask for. */
+export interface WaitRequest {
+  executionId: string;
+  waitMs?: number;
+  until?: { pattern: string; stream?: StreamName; fromOffset?: number };
+}
+
+/** What system_output may ask for (exactly one of id / executionId). */
+export interface OutputRequest {
+  id?: string;
+  executionId?: string;
+  stream: StreamName;
+  offset: number;
+  limit: number;
+  encoding: OutputEncoding;
+  waitMs?: number;
 }
 
 /** How long close() waits for executions to report after shutting them down. */
 const CLOSE_WAIT_MS = 1_800;
 
+type Lane = "foreground" | "background";
+
 /** The Command Runtime. */
 export class CommandRuntime {
   private readonly active = new Set<Execution>();
-  private slotsInUse = 0;
+  private readonly inUse: Record<Lane, number> = { foreground: 0, background: 0 };
+  private readonly handles = new HandleRegistry();
   private closing = false;
   private closed: Promise<void> | undefined;
 
@@ -55,25 +90,91 @@ export class CommandRuntime {
     return buildEnvironmentReport(this.options);
   }
 
-  /** Runs one program to its Canonical Result; rejects only with coded request errors. */
-  async execute(request: ExecRequest, options: ExecOptions = {}): Promise<CanonicalResult> {
-    const execution = await this.startForeground(request);
-    return this.await(execution, options);
+  /**
+   * Runs one program: resolves to its Canonical Result, or to a running handle when it outlives
+   * `yieldMs` or runs in the background (§19). Rejects only with coded request errors.
+   */
+  async execute(request: ExecRequest, options: ExecOptions = {}): Promise<ExecutionReport> {
+    this.assertOpen();
+    const program = this.program(request.program);
+    if (request.background) return this.startBackground(program, request);
+    const timeoutMs = foregroundTimeout(
+      program,
+      request.timeoutMs,
+      this.options.settings.defaultTimeoutMs,
+    );
+    const yieldMs = checkYield(request.yieldMs) ?? this.options.settings.yieldMs;
+    const mayYield = !options.noYield && timeoutMs > yieldMs;
+    const execution = await this.start(program, request, timeoutMs, "foreground", mayYield);
+    if (!mayYield) return this.await(execution, options);
+    return this.awaitOrYield(execution, yieldMs, options);
   }
 
-  /** Pages a published artifact (§3.3). */
-  async readOutput(
-    id: string,
-    stream: StreamName,
-    offset: number,
-    limit: number,
-    encoding: OutputEncoding,
-  ): Promise<OutputPage> {
+  /** system_wait: the completed result as soon as it is there, else a snapshot after waitMs. */
+  async wait(request: WaitRequest, options: ExecOptions = {}): Promise<ExecutionReport> {
     this.assertOpen();
-    if (!this.options.artifacts) {
-      throw new CommandError("ARTIFACT_NOT_FOUND", `no artifact ${id}: the artifact store is off`);
+    const waitMs = checkWait(request.waitMs) ?? DEFAULT_WAIT_MS;
+    const scanners = request.until ? this.scanners(request.until) : [];
+    const execution = this.handles.get(request.executionId);
+    const stopProgress = options.onProgress ? execution.onProgress(options.onProgress) : undefined;
+    const deadline = Date.now() + waitMs;
+    try {
+      for (;;) {
+        if (execution.done) return execution.completedResult!;
+        for (const scanner of scanners) {
+          const match = await scanner.scan(execution);
+          if (match) return { ...execution.snapshot(), match };
+        }
+        const left = deadline - Date.now();
+        if (left <= 0 || options.signal?.aborted) break;
+        await waitForActivity(execution, left, options.signal);
+      }
+      return execution.completedResult ?? execution.snapshot();
+    } finally {
+      stopProgress?.();
     }
-    return this.options.artifacts.read(id, stream, offset, limit, encoding);
+  }
+
+  /** system_cancel: terminate the tree (§6.5) and return the completed result, or a snapshot. */
+  async cancel(executionId: string, gracePeriodMs?: number): Promise<ExecutionReport> {
+    this.assertOpen();
+    const execution = this.handles.get(executionId);
+    if (
+      gracePeriodMs !== undefined &&
+      (!Number.isInteger(gracePeriodMs) || gracePeriodMs < 0 || gracePeriodMs > MAX_GRACE_PERIOD_REQUEST_MS)
+    ) {
+      throw new CommandError(
+        "INVALID_REQUEST",
+        `gracePeriodMs must be an integer from 0 to ${MAX_GRACE_PERIOD_REQUEST_MS}, got ${gracePeriodMs}`,
+      );
+    }
+    execution.cancel(gracePeriodMs);
+    const cap = new Promise<undefined>((resolve) =>
+      setTimeout(() => resolve(undefined), CANCEL_RETURN_WITHIN_MS).unref(),
+    );
+    const result = await Promise.race([execution.result, cap]);
+    return result ?? execution.snapshot();
+  }
+
+  /** Pages a published artifact, or a handed-out execution's output (§3.3, §19). */
+  async readOutput(request: OutputRequest, signal?: AbortSignal): Promise<OutputPage> {
+    this.assertOpen();
+    const { stream, offset, limit, encoding } = request;
+    if ((request.id === undefined) === (request.executionId === undefined)) {
+      throw new CommandError(
+        "INVALID_REQUEST",
+        "system_output takes exactly one of id (an artifact) or executionId (a running handle)",
+      );
+    }
+    if (request.executionId !== undefined) {
+      const waitMs = checkWait(request.waitMs) ?? 0;
+      const execution = this.handles.get(request.executionId);
+      return readLivePage(execution, stream, offset, limit, encoding, waitMs, signal);
+    }
+    if (!this.options.artifacts) {
+      throw new CommandError("ARTIFACT_NOT_FOUND", "no artifact: the artifact store is off");
+    }
+    return this.options.artifacts.read(request.id!, stream, offset, limit, encoding);
   }
 
   /** Shuts every execution down (SIGTERM, SIGKILL after 1 s); idempotent. */
@@ -93,6 +194,7 @@ export class CommandRuntime {
     for (const execution of running) execution.shutdown();
     const all = Promise.allSettled(running.map((e) => e.result));
     await Promise.race([all, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS))]);
+    await this.handles.clear();
     await this.options.artifacts?.close();
   }
 
@@ -103,6 +205,13 @@ export class CommandRuntime {
         "the server is shutting down and takes no new calls; retry after it restarts",
       );
     }
+  }
+
+  private scanners(until: NonNullable<WaitRequest["until"]>): LineScanner[] {
+    const pattern = compilePattern(until.pattern);
+    const from = until.fromOffset ?? 0;
+    const streams: StreamName[] = until.stream ? [until.stream] : ["stdout", "stderr"];
+    return streams.map((stream) => new LineScanner(stream, from, pattern));
   }
 
   private async await(execution: Execution, options: ExecOptions): Promise<CanonicalResult> {
@@ -118,24 +227,71 @@ export class CommandRuntime {
     }
   }
 
+  /** Waits up to yieldMs; then hands out a running handle (cancellation before that kills). */
+  private async awaitOrYield(
+    execution: Execution,
+    yieldMs: number,
+    options: ExecOptions,
+  ): Promise<ExecutionReport> {
+    const onAbort = () => execution.cancel();
+    if (options.signal?.aborted) execution.cancel();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const stopProgress = options.onProgress ? execution.onProgress(options.onProgress) : undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const yielded = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), yieldMs);
+      });
+      const result = await Promise.race([execution.result, yielded]);
+      if (result) return result;
+      return await this.handOut(execution);
+    } finally {
+      clearTimeout(timer);
+      stopProgress?.();
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  private async handOut(execution: Execution): Promise<ExecutionReport> {
+    this.handles.add(execution);
+    await execution.handOut();
+    return execution.completedResult ?? execution.snapshot();
+  }
+
+  private async startBackground(
+    program: RegisteredProgram,
+    request: ExecRequest,
+  ): Promise<ExecutionReport> {
+    if (!program.policy.allowBackground) {
+      throw new CommandError(
+        "BACKGROUND_NOT_ALLOWED",
+        `${program.name} may not run in the background (its policy.allowBackground is false); ` +
+          `run it in the foreground, or ask the administrator to allow it in the manifest`,
+      );
+    }
+    checkYield(request.yieldMs);
+    const timeoutMs = backgroundTimeout(program, request.timeoutMs);
+    const execution = await this.start(program, request, timeoutMs, "background", true);
+    return this.handOut(execution);
+  }
+
   /** Validates, takes a slot, resolves cwd and program, and spawns. */
-  private async startForeground(request: ExecRequest): Promise<Execution> {
-    this.assertOpen();
-    const program = this.program(request.program);
+  private async start(
+    program: RegisteredProgram,
+    request: ExecRequest,
+    timeoutMs: number,
+    lane: Lane,
+    mayOutliveCall: boolean,
+  ): Promise<Execution> {
     const args = checkArgs(request.args);
-    const timeoutMs = foregroundTimeout(
-      program,
-      request.timeoutMs,
-      this.options.settings.defaultTimeoutMs,
-    );
     const input = checkInput(program, request.input);
     checkCmdScriptArgs(program, args);
-    this.takeSlot();
+    this.takeSlot(lane);
     let released = false;
     const release = () => {
       if (!released) {
         released = true;
-        this.slotsInUse--;
+        this.inUse[lane]--;
       }
     };
     try {
@@ -154,10 +310,14 @@ export class CommandRuntime {
         },
         artifacts: this.options.artifacts,
         selection: plan?.selection ?? { logicalName: program.name, executable: program.executable },
+        mayOutliveCall,
+        background: lane === "background",
       });
       this.active.add(execution);
+      this.options.groups?.add(execution.pid);
       void execution.result.finally(() => {
         this.active.delete(execution);
+        this.options.groups?.remove(execution.pid);
         release();
       });
       return execution;
@@ -178,7 +338,8 @@ export class CommandRuntime {
     if (plan) {
       const key = Object.keys(env).find((k) => k.toUpperCase() === "PATH") ?? "PATH";
       const current = env[key];
-      env = { ...env, [key]: current ? plan.pathPrepend + path.delimiter + current : plan.pathPrepend };
+      const prepended = current ? plan.pathPrepend + path.delimiter + current : plan.pathPrepend;
+      env = { ...env, [key]: prepended };
     }
     return {
       command: plan?.command ?? program.spawnPath,
@@ -203,15 +364,56 @@ export class CommandRuntime {
     return program;
   }
 
-  private takeSlot(): void {
-    const max = this.options.settings.maxConcurrentExecutions;
-    if (this.slotsInUse >= max) {
+  private takeSlot(lane: Lane): void {
+    const max =
+      lane === "foreground"
+        ? this.options.settings.maxConcurrentExecutions
+        : this.options.settings.maxBackgroundExecutions;
+    if (this.inUse[lane] < max) {
+      this.inUse[lane]++;
+      return;
+    }
+    if (lane === "background") {
       throw new CommandError(
-        "CONCURRENCY_LIMIT",
-        `${max} executions are already running (--max-concurrent-executions); ` +
-          `wait for one to finish and retry`,
+        "BACKGROUND_LIMIT",
+        `${max} background executions are already running (--max-background-executions); ` +
+          `cancel one with system_cancel or wait for one to end`,
       );
     }
-    this.slotsInUse++;
+    const yielded = this.handles
+      .running()
+      .filter((e) => !e.background)
+      .map((e) => e.id);
+    const note = yielded.length
+      ? `; yielded executions still running: ${yielded.join(", ")} ` +
+        `(system_wait or system_cancel them)`
+      : "";
+    throw new CommandError(
+      "CONCURRENCY_LIMIT",
+      `${max} executions are already running (--max-concurrent-executions); ` +
+        `wait for one to finish and retry${note}`,
+    );
   }
+}
+
+function checkYield(yieldMs: number | undefined): number | undefined {
+  if (yieldMs === undefined) return undefined;
+  if (!Number.isInteger(yieldMs) || yieldMs < 1 || yieldMs > MAX_YIELD_MS) {
+    throw new CommandError(
+      "INVALID_YIELD",
+      `yieldMs must be an integer from 1 to ${MAX_YIELD_MS}, got ${yieldMs}`,
+    );
+  }
+  return yieldMs;
+}
+
+function checkWait(waitMs: number | undefined): number | undefined {
+  if (waitMs === undefined) return undefined;
+  if (!Number.isInteger(waitMs) || waitMs < 0 || waitMs > MAX_WAIT_MS) {
+    throw new CommandError(
+      "INVALID_WAIT",
+      `waitMs must be an integer from 0 to ${MAX_WAIT_MS}, got ${waitMs}`,
+    );
+  }
+  return waitMs;
 }

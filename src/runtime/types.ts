@@ -105,6 +105,8 @@ export interface ExecRequest {
 
 export interface ExecOptions {
   signal?: AbortSignal;
+  /** Wait for the end whatever yieldMs says (the CLI's `exec`). */
+  noYield?: boolean;
   onProgress?: (elapsedMs: number, message: string) => void;
 }
 

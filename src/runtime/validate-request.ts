@@ -105,3 +105,17 @@ export function checkInput(program: RegisteredProgram, input: unknown): Buffer |
   }
   return bytes;
 }
+
+/** The background timeout: the request's, checked, or the program's maxBackgroundTimeoutMs. */
+export function backgroundTimeout(program: RegisteredProgram, requested: number | undefined): number {
+  const max = program.policy.maxBackgroundTimeoutMs;
+  if (requested === undefined) return max;
+  if (!Number.isInteger(requested) || requested < 1 || requested > max) {
+    throw new CommandError(
+      "INVALID_TIMEOUT",
+      `timeoutMs of a background execution must be an integer from 1 to ${max} for ` +
+        `${program.name}, got ${requested}`,
+    );
+  }
+  return requested;
+}

@@ -100,6 +100,8 @@ export function baseEnv(extra: Record<string, string> = {}): Record<string, stri
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
+  // Crash-safety registry files of test servers stay out of the user's state directory.
+  env.XDG_STATE_HOME = path.join(os.tmpdir(), "scm-test-state");
   return { ...env, ...extra };
 }
 

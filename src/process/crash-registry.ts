@@ -1,0 +1,189 @@
+// Crash safety for process groups (SPEC §19): each server keeps one file naming the process
+// groups it started; a later server kills the leftovers of servers that died without cleaning up.
+
+import { execFileSync } from "node:child_process";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { listGroupMembers, processStartTicks } from "./proc-table.js";
+
+const STATE_DIR_MODE = 0o700;
+const STATE_FILE_MODE = 0o600;
+const PS_TIMEOUT_MS = 2_000;
+
+interface GroupRecord {
+  pgid: number;
+  leaderStartTime: string;
+}
+
+interface RegistryContent {
+  serverPid: number;
+  serverStartTime: string;
+  groups: GroupRecord[];
+}
+
+/** The per-user state directory holding the registry files (§19). */
+export function defaultExecutionsDir(
+  env: Record<string, string | undefined> = process.env,
+  platform: NodeJS.Platform = process.platform,
+  homeDir: string = os.homedir(),
+): string {
+  if (platform === "darwin") {
+    return path.join(homeDir, "Library/Application Support/system-command-mcp/executions");
+  }
+  const base = env.XDG_STATE_HOME || path.join(homeDir, ".local/state");
+  return path.join(base, "system-command-mcp/executions");
+}
+
+/** A process's start time as a comparable string (Linux: clock ticks since boot), if alive. */
+export function processStartTime(pid: number): string | undefined {
+  if (!Number.isInteger(pid) || pid <= 1) return undefined;
+  if (process.platform === "linux") {
+    const ticks = processStartTicks(pid);
+    return ticks === undefined ? undefined : String(ticks);
+  }
+  try {
+    const out = execFileSync("ps", ["-o", "lstart=", "-p", String(pid)], {
+      encoding: "utf8",
+      timeout: PS_TIMEOUT_MS,
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+    return out || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `a` started at or after `b` (both from processStartTime on this platform). */
+function startedAtOrAfter(a: string, b: string): boolean {
+  if (/^\d+$/.test(a) && /^\d+$/.test(b)) return BigInt(a) >= BigInt(b);
+  return Date.parse(a) >= Date.parse(b);
+}
+
+/** This server's registry file: rewritten atomically whenever a group starts or ends. */
+export class GroupRegistry {
+  private readonly groups = new Map<number, GroupRecord>();
+  private readonly file: string;
+  private readonly serverStartTime: string;
+  private broken = false;
+
+  constructor(private readonly dir: string) {
+    this.serverStartTime = processStartTime(process.pid) ?? "unknown";
+    this.file = path.join(dir, `${process.pid}-${this.serverStartTime.replace(/\W/g, "_")}.json`);
+  }
+
+  /** Records a new process group (its leader's pid) with the leader's start time. */
+  add(pgid: number): void {
+    const leaderStartTime = processStartTime(pgid);
+    if (leaderStartTime === undefined) return; // already gone
+    this.groups.set(pgid, { pgid, leaderStartTime });
+    this.write();
+  }
+
+  /** Forgets a group whose execution ended (its tree was cleaned up). */
+  remove(pgid: number): void {
+    if (this.groups.delete(pgid)) this.write();
+  }
+
+  /** Removes this server's file (clean shutdown). */
+  close(): void {
+    rmSync(this.file, { force: true });
+  }
+
+  private write(): void {
+    if (this.broken) return;
+    const content: RegistryContent = {
+      serverPid: process.pid,
+      serverStartTime: this.serverStartTime,
+      groups: [...this.groups.values()],
+    };
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: STATE_DIR_MODE });
+      const temp = `${this.file}.tmp`;
+      writeFileSync(temp, JSON.stringify(content), { mode: STATE_FILE_MODE });
+      renameSync(temp, this.file);
+    } catch {
+      this.broken = true; // crash safety is best effort; executions must not fail for it
+    }
+  }
+}
+
+/** What a reaping pass did, for the log line. */
+export interface ReapReport {
+  files: number;
+  killed: number;
+  skippedGroups: number;
+}
+
+/** Kills the leftover groups of dead servers and deletes their files; live owners are left. */
+export function reapDeadServers(dir: string): ReapReport {
+  const report: ReapReport = { files: 0, killed: 0, skippedGroups: 0 };
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith(".json"));
+  } catch {
+    return report;
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const content = readRegistry(file);
+    if (content && ownerAlive(content)) continue;
+    if (content) {
+      for (const group of content.groups) {
+        const killed = reapGroup(group);
+        if (killed === undefined) report.skippedGroups++;
+        else report.killed += killed;
+      }
+    }
+    rmSync(file, { force: true });
+    report.files++;
+  }
+  return report;
+}
+
+function readRegistry(file: string): RegistryContent | undefined {
+  try {
+    const value = JSON.parse(readFileSync(file, "utf8")) as RegistryContent;
+    if (!Number.isInteger(value.serverPid) || !Array.isArray(value.groups)) return undefined;
+    value.groups = value.groups.filter(
+      (g) => Number.isInteger(g.pgid) && g.pgid > 1 && typeof g.leaderStartTime === "string",
+    );
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
+function ownerAlive(content: RegistryContent): boolean {
+  if (content.serverPid === process.pid) return true;
+  const start = processStartTime(content.serverPid);
+  return start !== undefined && start === content.serverStartTime;
+}
+
+/**
+ * SIGKILLs the members of a recorded group that started at or after its leader. Returns the
+ * number killed, or undefined when the group id now belongs to someone else (a reused pid).
+ */
+function reapGroup(group: GroupRecord): number | undefined {
+  const leaderNow = processStartTime(group.pgid);
+  if (leaderNow !== undefined && leaderNow !== group.leaderStartTime) return undefined;
+  let killed = 0;
+  for (const member of listGroupMembers(group.pgid)) {
+    if (!member.live || member.startTicks === undefined) continue;
+    if (!startedAtOrAfter(String(member.startTicks), group.leaderStartTime)) continue;
+    try {
+      process.kill(member.pid, "SIGKILL");
+      killed++;
+    } catch {
+      // already gone
+    }
+  }
+  return killed;
+}

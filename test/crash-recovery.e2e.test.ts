@@ -86,9 +86,7 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
       });
       try {
         expect(await eventually(() => !isAlive(sleeper), 10_000)).toBe(true);
-        expect(await eventually(() => second.stderr().includes("recovered 1 registry"))).toBe(
-          true,
-        );
+        expect(await eventually(() => second.stderr().includes("recovered 1 registry"))).toBe(true);
       } finally {
         await second.close();
       }

@@ -80,7 +80,10 @@ describe("timeouts", () => {
     const manifest = writeManifest(manifestDir, {
       version: 2,
       programs: {
-        sh: { candidates: ["/bin/sh"], policy: { gracePeriodMs: 300, finalTerminationWaitMs: 2000 } },
+        sh: {
+          candidates: ["/bin/sh"],
+          policy: { gracePeriodMs: 300, finalTerminationWaitMs: 2000 },
+        },
       },
     });
     const strict = await startServer({
@@ -184,7 +187,8 @@ describe("concurrency", () => {
     const running = pidFiles.map((file) =>
       server.exec({ program: "sh", args: [PID_THEN_WAIT, file, "2"], timeoutMs: 20_000 }),
     );
-    for (const file of pidFiles) expect(await eventually(() => existsSync(file), 20_000)).toBe(true);
+    for (const file of pidFiles)
+      expect(await eventually(() => existsSync(file), 20_000)).toBe(true);
     const rejected = await server.call("system_exec", { program: "true" });
     expect(rejected.isError).toBe(true);
     expect(errorText(rejected)).toMatch(/^CONCURRENCY_LIMIT: /);

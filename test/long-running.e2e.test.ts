@@ -267,7 +267,12 @@ describe("codes", () => {
   const cases: [string, string, Record<string, unknown>, string][] = [
     ["yieldMs 0", "system_exec", { program: "sh", yieldMs: 0 }, "INVALID_YIELD"],
     ["yieldMs too big", "system_exec", { program: "sh", yieldMs: 600001 }, "INVALID_YIELD"],
-    ["waitMs too big", "system_wait", { executionId: "a".repeat(32), waitMs: 50001 }, "INVALID_WAIT"],
+    [
+      "waitMs too big",
+      "system_wait",
+      { executionId: "a".repeat(32), waitMs: 50001 },
+      "INVALID_WAIT",
+    ],
     ["unknown execution", "system_wait", { executionId: "a".repeat(32) }, "EXECUTION_NOT_FOUND"],
     ["unknown execution to cancel", "system_cancel", { executionId: "x" }, "EXECUTION_NOT_FOUND"],
     [
@@ -276,7 +281,12 @@ describe("codes", () => {
       { id: "a".repeat(32), executionId: "b".repeat(32), stream: "stdout", offset: 0 },
       "INVALID_REQUEST",
     ],
-    ["neither id nor executionId", "system_output", { stream: "stdout", offset: 0 }, "INVALID_REQUEST"],
+    [
+      "neither id nor executionId",
+      "system_output",
+      { stream: "stdout", offset: 0 },
+      "INVALID_REQUEST",
+    ],
   ];
   for (const [name, tool, args, code] of cases) {
     it(`${name} → ${code}`, async () => {

@@ -55,7 +55,9 @@ describe("head and tail", () => {
   });
 
   it("keeps a quarter as head and the rest as tail, counting omitted bytes exactly", async () => {
-    const text = Array.from({ length: 1000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join("");
+    const text = Array.from({ length: 1000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(
+      "",
+    );
     const { stdout } = await emit(Buffer.from(text).toString("hex"));
     expect(stdout.truncated).toBe(true);
     expect(stdout.totalBytes).toBe(1000);

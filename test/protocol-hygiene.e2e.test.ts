@@ -53,7 +53,11 @@ describe("protocol hygiene", () => {
     await call("system_exec", { program: "node", args: ["-e", "process.exit(3)", SECRET_ARG] });
     await call("system_exec", { program: "nope", args: [SECRET_ARG] });
     await call("system_exec", { program: "node", args: [SECRET_ARG], cwd: "/nonexistent" });
-    await call("system_exec", { program: "sh", args: ["-c", "sleep 5", SECRET_ARG], timeoutMs: 50 });
+    await call("system_exec", {
+      program: "sh",
+      args: ["-c", "sleep 5", SECRET_ARG],
+      timeoutMs: 50,
+    });
     await call("system_environment", {});
     await call("system_output", { id: "../../etc/passwd", stream: "stdout", offset: 0 });
     server.send({ jsonrpc: "2.0", id: 99, method: "tools/list" });

@@ -36,7 +36,11 @@ async function serverWith(roots: string[]) {
 }
 
 async function pwd(server: TestServer, cwd?: string) {
-  return server.call("system_exec", { program: "node", args: ["-e", PWD], ...(cwd ? { cwd } : {}) });
+  return server.call("system_exec", {
+    program: "node",
+    args: ["-e", PWD],
+    ...(cwd ? { cwd } : {}),
+  });
 }
 
 describe("one Root", () => {
@@ -136,11 +140,15 @@ describe("startup", () => {
   it("requires --root with --manifest (exit 2)", async () => {
     const { spawnSync } = await import("node:child_process");
     const { CLI_ENTRY } = await import("./helpers/server.js");
-    const run = spawnSync(process.execPath, [CLI_ENTRY, "serve", "--manifest", writeManifest(dir)], {
-      encoding: "utf8",
-      input: "",
-      timeout: 30_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [CLI_ENTRY, "serve", "--manifest", writeManifest(dir)],
+      {
+        encoding: "utf8",
+        input: "",
+        timeout: 30_000,
+      },
+    );
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/system-command-mcp: ROOT_REQUIRED: /);
   });

@@ -72,7 +72,9 @@ export function formatText(result: CanonicalResult): string {
   for (const stream of ["stdout", "stderr"] as const) {
     const output = result[stream];
     if (output.totalBytes === 0) continue;
-    lines.push(`--- ${stream} (${output.totalBytes} bytes${output.truncated ? ", truncated" : ""})`);
+    lines.push(
+      `--- ${stream} (${output.totalBytes} bytes${output.truncated ? ", truncated" : ""})`,
+    );
     lines.push(output.text.endsWith("\n") ? output.text.slice(0, -1) : output.text);
   }
   if (result.artifact.id) lines.push(`artifact: ${result.artifact.id}`);

@@ -7,13 +7,9 @@ import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { CommandError, type ErrorCode } from "../errors.js";
 import { SERVER_VERSION } from "../version.js";
+import { registerManagementCommands } from "./commands/index.js";
 import { logLine } from "./log.js";
-import {
-  addManifestOptions,
-  addRuntimeOptions,
-  integerIn,
-  type CommonOptions,
-} from "./options.js";
+import { addManifestOptions, addRuntimeOptions, integerIn, type CommonOptions } from "./options.js";
 import { MAX_FOREGROUND_TIMEOUT_MS } from "../limits.js";
 
 /** Exit codes (§13). */
@@ -93,6 +89,7 @@ function buildProgram(exitWith: (code: number) => void): Command {
     },
   );
 
+  registerManagementCommands(program, exitWith);
   return program;
 }
 
@@ -129,7 +126,10 @@ async function main(): Promise<void> {
       if (error.code === "commander.help") process.exit(EXIT_OK);
       const code = COMMANDER_CODES[error.code] ?? "INVALID_OPTION";
       const command = program.commands.find((c) => c.name() === argv[0]) ?? program;
-      fail(new CommandError(code, error.message.replace(/^error: /, "")), command.helpInformation());
+      fail(
+        new CommandError(code, error.message.replace(/^error: /, "")),
+        command.helpInformation(),
+      );
     }
     if (error instanceof CommandError) {
       const command = program.commands.find((c) => c.name() === argv[0]) ?? program;

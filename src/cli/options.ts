@@ -25,7 +25,9 @@ export function integerIn(min: number, max: number): (value: string) => number {
     const trimmed = value.trim();
     const parsed = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
     if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
-      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}, got "${value}"`);
+      throw new InvalidArgumentError(
+        `expected a whole number from ${min} to ${max}, got "${value}"`,
+      );
     }
     return parsed;
   };
@@ -43,15 +45,45 @@ export function addManifestOptions(command: Command): Command {
 /** Adds the runtime flags; a repeated flag: last wins. */
 export function addRuntimeOptions(command: Command): Command {
   const numeric: [string, string, number, number][] = [
-    ["--max-output-bytes <n>", "inline bytes per stream (effective max 256 KiB)", 1, MAX_OUTPUT_BYTES_ACCEPTED],
-    ["--inline-head-bytes <n>", "bytes of the head in a truncated excerpt", 0, MAX_OUTPUT_BYTES_ACCEPTED],
+    [
+      "--max-output-bytes <n>",
+      "inline bytes per stream (effective max 256 KiB)",
+      1,
+      MAX_OUTPUT_BYTES_ACCEPTED,
+    ],
+    [
+      "--inline-head-bytes <n>",
+      "bytes of the head in a truncated excerpt",
+      0,
+      MAX_OUTPUT_BYTES_ACCEPTED,
+    ],
     ["--default-timeout-ms <n>", "default timeout (30000)", 1, MAX_FOREGROUND_TIMEOUT_MS],
-    ["--max-concurrent-executions <n>", "active executions at once (4)", 1, MAX_CONCURRENT_EXECUTIONS_LIMIT],
-    ["--artifact-retention-ms <n>", "artifact lifetime from publication (24 h)", 1, MAX_ARTIFACT_RETENTION_MS],
+    [
+      "--max-concurrent-executions <n>",
+      "active executions at once (4)",
+      1,
+      MAX_CONCURRENT_EXECUTIONS_LIMIT,
+    ],
+    [
+      "--artifact-retention-ms <n>",
+      "artifact lifetime from publication (24 h)",
+      1,
+      MAX_ARTIFACT_RETENTION_MS,
+    ],
     ["--artifact-quota-bytes <n>", "artifact store quota (1 GiB)", 1, MAX_ARTIFACT_QUOTA_BYTES],
-    ["--artifact-max-stream-bytes <n>", "largest stream kept (100 MiB)", 1, MAX_ARTIFACT_MAX_STREAM_BYTES],
+    [
+      "--artifact-max-stream-bytes <n>",
+      "largest stream kept (100 MiB)",
+      1,
+      MAX_ARTIFACT_MAX_STREAM_BYTES,
+    ],
     ["--yield-ms <n>", "return a running handle after this long (45000)", 1, MAX_YIELD_MS],
-    ["--max-background-executions <n>", "background executions at once (4)", 1, MAX_BACKGROUND_EXECUTIONS_LIMIT],
+    [
+      "--max-background-executions <n>",
+      "background executions at once (4)",
+      1,
+      MAX_BACKGROUND_EXECUTIONS_LIMIT,
+    ],
   ];
   command.option("--artifact-dir <dir>", "artifact store directory (default: per-user cache)");
   for (const [flags, description, min, max] of numeric) {

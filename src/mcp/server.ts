@@ -48,7 +48,7 @@ export function createMcpServer(runtime: CommandRuntime, identity: ServerIdentit
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<ToolResult> => {
     const name = request.params.name;
-    const handler = handlers[name];
+    const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
     if (!handler) {
       throw new McpError(
         ErrorCode.InvalidParams,

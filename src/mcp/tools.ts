@@ -67,10 +67,10 @@ const cancelInputSchema: ToolDefinition["inputSchema"] = {
 };
 
 const WAIT_DESCRIPTION = [
-  "Wait for an execution that returned a running handle (status \"running\") from system_exec.",
+  'Wait for an execution that returned a running handle (status "running") from system_exec.',
   "Returns the completed result as soon as it ends, or a running snapshot (output so far) after",
   "waitMs; with until.pattern it returns as soon as a line of output matches (e.g. a dev server's",
-  "\"listening\" line), adding match { stream, offset, text }. Call it again to keep waiting.",
+  '"listening" line), adding match { stream, offset, text }. Call it again to keep waiting.',
 ].join(" ");
 
 const CANCEL_DESCRIPTION = [
@@ -89,10 +89,10 @@ const EXEC_DESCRIPTION = [
   "an artifact id when output was truncated. Every argument reaches the program exactly as given:",
   "there are no pipelines, redirects, globbing, `cd`, `&&` or $VAR expansion — use the host shell",
   "for those. A nonzero exitCode is a normal result, not a tool failure. When stdout.truncated or",
-  "stderr.truncated is true and artifact.status is \"published\", page the complete stream with",
+  'stderr.truncated is true and artifact.status is "published", page the complete stream with',
   "system_output { id: artifact.id, stream, offset } and follow nextOffset until eof.",
   "Call system_environment to see the registered programs, Roots and limits.",
-  "A call still running after yieldMs (default 45 s) returns status \"running\" with an",
+  'A call still running after yieldMs (default 45 s) returns status "running" with an',
   "executionId instead of being cut off: continue with system_wait, read live output with",
   "system_output { executionId }, or stop it with system_cancel. Pass background: true for dev",
   "servers and watchers.",
@@ -107,9 +107,9 @@ const ENVIRONMENT_DESCRIPTION = [
 
 const OUTPUT_DESCRIPTION = [
   "Read the complete stdout or stderr of a finished execution page by page, from the artifact id",
-  "in its result (artifact.status \"published\"). Start at offset 0 and pass nextOffset back until",
+  'in its result (artifact.status "published"). Start at offset 0 and pass nextOffset back until',
   "eof is true; utf8 pages end on a character boundary, so bytes may be below limit — always",
-  "follow nextOffset. Use encoding \"base64\" for binary output. For an execution that",
+  'follow nextOffset. Use encoding "base64" for binary output. For an execution that',
   "returned a running handle pass executionId instead of id to read its output live (waitMs",
   "waits for more); eof becomes true only after it has ended.",
 ].join(" ");

@@ -112,8 +112,7 @@ export class ExecutionOutput {
   async finish(keepSpool: boolean): Promise<ArtifactOutcome> {
     if (!this.source || this.abandoned) return { status: "not-requested" };
     const truncated = STREAMS.some((s) => this.projections[s].overflowed);
-    const publish =
-      this.policy === "always" || (this.policy === "on-truncation" && truncated);
+    const publish = this.policy === "always" || (this.policy === "on-truncation" && truncated);
     if (!publish) {
       const status = this.policy === "never" ? "not-requested" : "discarded";
       if (keepSpool && this.current) await this.completeSpool(this.current);
@@ -136,8 +135,7 @@ export class ExecutionOutput {
 
   /** Drops an unpublished spool (a published artifact is the store's from now on). */
   async release(): Promise<void> {
-    const staging =
-      this.current ?? (this.stagingPromise ? await this.stagingPromise : undefined);
+    const staging = this.current ?? (this.stagingPromise ? await this.stagingPromise : undefined);
     await staging?.discard();
   }
 

@@ -2,14 +2,7 @@
 // groups it started; a later server kills the leftovers of servers that died without cleaning up.
 
 import { execFileSync } from "node:child_process";
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { listGroupMembers, processStartTicks } from "./proc-table.js";

@@ -21,7 +21,8 @@ export function normalizeRoots(given: string[], base: string = process.cwd()): R
     try {
       real = realpathSync(absolute);
       const info = statSync(real, { bigint: true });
-      if (!info.isDirectory()) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR" });
+      if (!info.isDirectory())
+        throw Object.assign(new Error("not a directory"), { code: "ENOTDIR" });
       resolved.push({ path: real, dev: info.dev, ino: info.ino });
     } catch (error) {
       throw new CommandError(

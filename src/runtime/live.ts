@@ -3,7 +3,11 @@
 
 import { RE2JS } from "re2js";
 import { CommandError } from "../errors.js";
-import { MAX_MATCH_TEXT_BYTES, MAX_PATTERN_CHARS, OUTPUT_PAGE_MAX_BASE64_BYTES } from "../limits.js";
+import {
+  MAX_MATCH_TEXT_BYTES,
+  MAX_PATTERN_CHARS,
+  OUTPUT_PAGE_MAX_BASE64_BYTES,
+} from "../limits.js";
 import type { Execution } from "./execution.js";
 import type { OutputEncoding, OutputPage, StreamName } from "./types.js";
 

@@ -141,7 +141,9 @@ export class CommandRuntime {
     const execution = this.handles.get(executionId);
     if (
       gracePeriodMs !== undefined &&
-      (!Number.isInteger(gracePeriodMs) || gracePeriodMs < 0 || gracePeriodMs > MAX_GRACE_PERIOD_REQUEST_MS)
+      (!Number.isInteger(gracePeriodMs) ||
+        gracePeriodMs < 0 ||
+        gracePeriodMs > MAX_GRACE_PERIOD_REQUEST_MS)
     ) {
       throw new CommandError(
         "INVALID_REQUEST",

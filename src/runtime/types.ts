@@ -22,10 +22,7 @@ export type CleanupError =
   | "WINDOWS_SETUP_UNAVAILABLE";
 
 export type TerminationAdapter =
-  | "natural"
-  | "unix-process-group"
-  | "windows-job-object"
-  | "windows-taskkill-fallback";
+  "natural" | "unix-process-group" | "windows-job-object" | "windows-taskkill-fallback";
 
 export type TerminationReason = "timeout" | "cancelled" | null;
 
@@ -40,11 +37,7 @@ export interface TerminationOutcome {
 
 export type ArtifactStatus = "not-requested" | "discarded" | "published" | "unavailable";
 export type ArtifactUnavailableReason =
-  | "STREAM_CAP"
-  | "QUOTA"
-  | "STORE_UNAVAILABLE"
-  | "LOCK_TIMEOUT"
-  | "WRITE_FAILED";
+  "STREAM_CAP" | "QUOTA" | "STORE_UNAVAILABLE" | "LOCK_TIMEOUT" | "WRITE_FAILED";
 
 export interface ArtifactOutcome {
   status: ArtifactStatus;

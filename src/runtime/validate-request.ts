@@ -79,7 +79,10 @@ export function foregroundTimeout(
 }
 
 /** A program's default timeout: its policy's, else min(--default-timeout-ms, its maximum). */
-export function programDefaultTimeout(program: RegisteredProgram, defaultTimeoutMs: number): number {
+export function programDefaultTimeout(
+  program: RegisteredProgram,
+  defaultTimeoutMs: number,
+): number {
   const max = Math.min(program.policy.maxTimeoutMs, MAX_FOREGROUND_TIMEOUT_MS);
   return program.policy.defaultTimeoutMs ?? Math.min(defaultTimeoutMs, max);
 }
@@ -107,7 +110,10 @@ export function checkInput(program: RegisteredProgram, input: unknown): Buffer |
 }
 
 /** The background timeout: the request's, checked, or the program's maxBackgroundTimeoutMs. */
-export function backgroundTimeout(program: RegisteredProgram, requested: number | undefined): number {
+export function backgroundTimeout(
+  program: RegisteredProgram,
+  requested: number | undefined,
+): number {
   const max = program.policy.maxBackgroundTimeoutMs;
   if (requested === undefined) return max;
   if (!Number.isInteger(requested) || requested < 1 || requested > max) {

@@ -38,7 +38,11 @@ export function writeExecutable(dir: string, name: string, content = NOOP_SCRIPT
 }
 
 /** Writes a manifest object as JSON to `dir/name`; returns its path. */
-export function writeManifest(dir: string, manifest: unknown, name = "system-command-manifest.json"): string {
+export function writeManifest(
+  dir: string,
+  manifest: unknown,
+  name = "system-command-manifest.json",
+): string {
   return writeFile(path.join(dir, name), JSON.stringify(manifest, null, 2));
 }
 
@@ -53,7 +57,9 @@ export function thrown(run: () => unknown): { code: string; message: string } {
 }
 
 /** Awaits a promise expected to reject with a CommandError; returns it. */
-export async function rejected(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+export async function rejected(
+  promise: Promise<unknown>,
+): Promise<{ code: string; message: string }> {
   try {
     await promise;
   } catch (error) {

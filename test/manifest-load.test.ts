@@ -3,7 +3,13 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadCatalog } from "../src/programs/load-catalog.js";
-import { rejected, TempTree, writeExecutable, writeFile, writeManifest } from "./manifest-fixtures.js";
+import {
+  rejected,
+  TempTree,
+  writeExecutable,
+  writeFile,
+  writeManifest,
+} from "./manifest-fixtures.js";
 
 const tree = new TempTree();
 afterEach(() => tree.cleanup());
@@ -18,7 +24,10 @@ describe("loading a manifest file", () => {
   });
 
   it("fails with MANIFEST_JSON_INVALID, giving the position but not the content", async () => {
-    const file = writeFile(path.join(tree.dir(), "m.json"), '{\n  "version": 2,\n  "secret": "hunter2" oops\n}');
+    const file = writeFile(
+      path.join(tree.dir(), "m.json"),
+      '{\n  "version": 2,\n  "secret": "hunter2" oops\n}',
+    );
     const error = await rejected(loadCatalog({ manifestPath: file, startupEnv: {} }));
     expect(error.code).toBe("MANIFEST_JSON_INVALID");
     expect(error.message).toContain("line 3");
@@ -27,11 +36,16 @@ describe("loading a manifest file", () => {
 
   it("fails with MANIFEST_JSON_INVALID on an empty file", async () => {
     const file = writeFile(path.join(tree.dir(), "m.json"), "");
-    expect((await rejected(loadCatalog({ manifestPath: file, startupEnv: {} }))).code).toBe("MANIFEST_JSON_INVALID");
+    expect((await rejected(loadCatalog({ manifestPath: file, startupEnv: {} }))).code).toBe(
+      "MANIFEST_JSON_INVALID",
+    );
   });
 
   it("names the file and the field in INVALID_MANIFEST", async () => {
-    const file = writeManifest(tree.dir(), { version: 2, programs: { git: { candidates: ["git"], bogus: 1 } } });
+    const file = writeManifest(tree.dir(), {
+      version: 2,
+      programs: { git: { candidates: ["git"], bogus: 1 } },
+    });
     const error = await rejected(loadCatalog({ manifestPath: file, startupEnv: {} }));
     expect(error.code).toBe("INVALID_MANIFEST");
     expect(error.message).toContain(file);
@@ -41,7 +55,10 @@ describe("loading a manifest file", () => {
   it("accepts a UTF-8 byte order mark", async () => {
     const dir = tree.dir();
     const tool = writeExecutable(dir, "tool");
-    const file = writeFile(path.join(dir, "m.json"), `\uFEFF${JSON.stringify({ version: 2, programs: { tool: { candidates: [tool] } } })}`);
+    const file = writeFile(
+      path.join(dir, "m.json"),
+      `\uFEFF${JSON.stringify({ version: 2, programs: { tool: { candidates: [tool] } } })}`,
+    );
     const catalog = await loadCatalog({ manifestPath: file, startupEnv: {} });
     expect([...catalog.programs.keys()]).toEqual(["tool"]);
   });
@@ -59,11 +76,21 @@ describe("manifests written for the earlier implementation load unchanged", () =
       nodeResolution: { enabled: false },
       programs: {
         git: { candidates: ["C:\\Program Files\\Git\\cmd\\git.exe", "git"], required: true },
-        node: { candidates: ["C:\\Users\\someone\\AppData\\Roaming\\nvm\\v22.20.0\\node.exe"], required: false },
-        npm: { candidates: ["C:\\Users\\someone\\AppData\\Roaming\\nvm\\v22.20.0\\npm.cmd"], required: false },
+        node: {
+          candidates: ["C:\\Users\\someone\\AppData\\Roaming\\nvm\\v22.20.0\\node.exe"],
+          required: false,
+        },
+        npm: {
+          candidates: ["C:\\Users\\someone\\AppData\\Roaming\\nvm\\v22.20.0\\npm.cmd"],
+          required: false,
+        },
       },
     };
-    const catalog = await loadCatalog({ manifestPath: writeManifest(dir, manifest), startupEnv: {}, platform: "linux" });
+    const catalog = await loadCatalog({
+      manifestPath: writeManifest(dir, manifest),
+      startupEnv: {},
+      platform: "linux",
+    });
     expect(catalog.manifestVersion).toBe(1);
     expect([...catalog.programs.keys()]).toEqual(["git"]);
     expect(catalog.programs.get("git")?.declaredCandidate).toBe("git");
@@ -84,8 +111,15 @@ describe("manifests written for the earlier implementation load unchanged", () =
         defaultVersion: "22.14.0",
       },
       programs: {
-        git: { candidates: ["C:/Program Files/Git/cmd/git.exe", "/opt/homebrew/bin/git", "git"], required: true },
-        node: { candidates: ["C:/Program Files/nodejs/node.exe", "/nonexistent/node"], required: false, policy: { maxTimeoutMs: 60000 } },
+        git: {
+          candidates: ["C:/Program Files/Git/cmd/git.exe", "/opt/homebrew/bin/git", "git"],
+          required: true,
+        },
+        node: {
+          candidates: ["C:/Program Files/nodejs/node.exe", "/nonexistent/node"],
+          required: false,
+          policy: { maxTimeoutMs: 60000 },
+        },
       },
       platforms: {
         win32: {

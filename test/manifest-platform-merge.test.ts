@@ -36,7 +36,11 @@ const base: Manifest = {
         },
         hg: { enabled: true },
       },
-      projectNode: { enabledRoots: ["/linux"], installationRoots: ["/linux"], defaultVersion: "22.0.0" },
+      projectNode: {
+        enabledRoots: ["/linux"],
+        installationRoots: ["/linux"],
+        defaultVersion: "22.0.0",
+      },
     },
     win32: {
       environment: { set: { PATH: "C:\\win" } },
@@ -58,7 +62,12 @@ describe("mergePlatform", () => {
 
   it("replaces environment.remove and merges environment.set by name, the platform winning", () => {
     expect(linux.environment.remove).toEqual(["C"]);
-    expect(linux.environment.set).toEqual({ KEEP: "base", OVER: "linux", Path: "/base", NEW: "linux" });
+    expect(linux.environment.set).toEqual({
+      KEEP: "base",
+      OVER: "linux",
+      Path: "/base",
+      NEW: "linux",
+    });
   });
 
   it("merges set names case-insensitively on Windows", () => {
@@ -78,7 +87,11 @@ describe("mergePlatform", () => {
   });
 
   it("replaces projectNode whole", () => {
-    expect(linux.projectNode).toEqual({ enabledRoots: ["/linux"], installationRoots: ["/linux"], defaultVersion: "22.0.0" });
+    expect(linux.projectNode).toEqual({
+      enabledRoots: ["/linux"],
+      installationRoots: ["/linux"],
+      defaultVersion: "22.0.0",
+    });
   });
 
   it("replaces nodeResolution whole in version 1", () => {
@@ -89,7 +102,10 @@ describe("mergePlatform", () => {
       platforms: { darwin: { nodeResolution: { enabled: false } } },
     };
     expect(mergePlatform(v1, "darwin").nodeResolution).toEqual({ enabled: false });
-    expect(mergePlatform(v1, "linux").nodeResolution).toEqual({ enabled: true, installationRoots: ["/a"] });
+    expect(mergePlatform(v1, "linux").nodeResolution).toEqual({
+      enabled: true,
+      installationRoots: ["/a"],
+    });
   });
 
   it("keeps the base where the platform has no object, and keeps probes", () => {

@@ -29,7 +29,11 @@ describe("unknown fields are rejected at every level, with the JSON path", () =>
   const cases: Array<[string, Json, string]> = [
     ["top level", v2({ bogus: 1 }), "/bogus"],
     ["program", v2({ programs: { git: program({ bogus: 1 }) } }), "/programs/git/bogus"],
-    ["policy", v2({ programs: { git: program({ policy: { bogus: 1 } }) } }), "/programs/git/policy/bogus"],
+    [
+      "policy",
+      v2({ programs: { git: program({ policy: { bogus: 1 } }) } }),
+      "/programs/git/policy/bogus",
+    ],
     ["global environment layer", v2({ environment: { bogus: [] } }), "/environment/bogus"],
     [
       "program environment layer",
@@ -65,7 +69,11 @@ describe("unknown fields are rejected at every level, with the JSON path", () =>
       v2({ platforms: { darwin: { projectNode: projectNode({ bogus: 1 }) } } }),
       "/platforms/darwin/projectNode/bogus",
     ],
-    ["nodeResolution", v1({ nodeResolution: { enabled: true, bogus: 1 } }), "/nodeResolution/bogus"],
+    [
+      "nodeResolution",
+      v1({ nodeResolution: { enabled: true, bogus: 1 } }),
+      "/nodeResolution/bogus",
+    ],
     [
       "platform nodeResolution",
       v1({ platforms: { linux: { nodeResolution: { bogus: 1 } } } }),
@@ -77,11 +85,15 @@ describe("unknown fields are rejected at every level, with the JSON path", () =>
   });
 
   it("names the allowed fields", () => {
-    expect(problem(v2({ programs: { git: program({ policy: { bogus: 1 } }) } }))).toContain("maxTimeoutMs");
+    expect(problem(v2({ programs: { git: program({ policy: { bogus: 1 } }) } }))).toContain(
+      "maxTimeoutMs",
+    );
   });
 
   it("rejects probes as a platform override", () => {
-    expect(problem(v2({ platforms: { linux: { probes: {} } } }))).toContain("/platforms/linux/probes:");
+    expect(problem(v2({ platforms: { linux: { probes: {} } } }))).toContain(
+      "/platforms/linux/probes:",
+    );
   });
 });
 
@@ -120,7 +132,7 @@ describe("version 1 and version 2 are exclusive", () => {
 
   it("reports the real problem of a versioned manifest, not the oneOf failure", () => {
     const message = problem(v2({ programs: { git: program({ required: "yes" }) } }));
-    expect(message).toBe("/programs/git/required: expected a boolean (true or false), got \"yes\"");
+    expect(message).toBe('/programs/git/required: expected a boolean (true or false), got "yes"');
   });
 });
 
@@ -130,12 +142,18 @@ describe("field rules", () => {
     expect(problem(v2({ programs: { git: { candidates: [] } } }))).toContain(
       "/programs/git/candidates: expected at least 1 item(s)",
     );
-    expect(problem(v2({ programs: { git: { candidates: [""] } } }))).toContain("/programs/git/candidates/0:");
-    expect(problem(v2({ programs: { git: {} } }))).toContain("/programs/git/candidates: required field is missing");
+    expect(problem(v2({ programs: { git: { candidates: [""] } } }))).toContain(
+      "/programs/git/candidates/0:",
+    );
+    expect(problem(v2({ programs: { git: {} } }))).toContain(
+      "/programs/git/candidates: required field is missing",
+    );
   });
 
   it("checks program names", () => {
-    expect(problem(v2({ programs: { "9git": program() } }))).toContain("/programs/9git: invalid name");
+    expect(problem(v2({ programs: { "9git": program() } }))).toContain(
+      "/programs/9git: invalid name",
+    );
     expect(problem(v2({ programs: { ["a".repeat(33)]: program() } }))).toContain("invalid name");
     expect(() => validateManifest(v2({ programs: { "A_b-c9": program() } }))).not.toThrow();
   });
@@ -145,14 +163,26 @@ describe("field rules", () => {
     expect(problem(policy({ maxTimeoutMs: 600_001 }))).toContain(
       "/programs/git/policy/maxTimeoutMs: expected an integer from 1 to 600000, got 600001",
     );
-    expect(problem(policy({ defaultTimeoutMs: 0 }))).toContain("/programs/git/policy/defaultTimeoutMs:");
-    expect(problem(policy({ gracePeriodMs: 60_001 }))).toContain("/programs/git/policy/gracePeriodMs:");
+    expect(problem(policy({ defaultTimeoutMs: 0 }))).toContain(
+      "/programs/git/policy/defaultTimeoutMs:",
+    );
+    expect(problem(policy({ gracePeriodMs: 60_001 }))).toContain(
+      "/programs/git/policy/gracePeriodMs:",
+    );
     expect(problem(policy({ finalTerminationWaitMs: 1.5 }))).toContain("finalTerminationWaitMs");
-    expect(problem(policy({ maxBackgroundTimeoutMs: 86_400_001 }))).toContain("maxBackgroundTimeoutMs");
-    expect(problem(policy({ allowBackground: "yes" }))).toContain("/programs/git/policy/allowBackground:");
-    expect(problem(policy({ artifactPolicy: "sometimes" }))).toContain('expected one of "never", "on-truncation"');
+    expect(problem(policy({ maxBackgroundTimeoutMs: 86_400_001 }))).toContain(
+      "maxBackgroundTimeoutMs",
+    );
+    expect(problem(policy({ allowBackground: "yes" }))).toContain(
+      "/programs/git/policy/allowBackground:",
+    );
+    expect(problem(policy({ artifactPolicy: "sometimes" }))).toContain(
+      'expected one of "never", "on-truncation"',
+    );
     expect(() =>
-      validateManifest(policy({ allowBackground: true, maxBackgroundTimeoutMs: 86_400_000, allowStdin: true })),
+      validateManifest(
+        policy({ allowBackground: true, maxBackgroundTimeoutMs: 86_400_000, allowStdin: true }),
+      ),
     ).not.toThrow();
   });
 
@@ -177,14 +207,18 @@ describe("field rules", () => {
     expect(problem(v2({ probes: { git: { acceptedExitCodes: [0.5] } } }))).toContain(
       "/probes/git/acceptedExitCodes/0:",
     );
-    expect(() => validateManifest(v2({ probes: { git: { args: ["--version"], cwd: "C:\\src" } } }))).not.toThrow();
+    expect(() =>
+      validateManifest(v2({ probes: { git: { args: ["--version"], cwd: "C:\\src" } } })),
+    ).not.toThrow();
   });
 
   it("checks projectNode", () => {
     expect(problem(v2({ projectNode: { enabledRoots: ["/src"] } }))).toContain(
       "/projectNode/installationRoots: required field is missing",
     );
-    expect(problem(v2({ projectNode: projectNode({ enabledRoots: [] }) }))).toContain("/projectNode/enabledRoots:");
+    expect(problem(v2({ projectNode: projectNode({ enabledRoots: [] }) }))).toContain(
+      "/projectNode/enabledRoots:",
+    );
     expect(problem(v2({ projectNode: projectNode({ enabledRoots: ["src"] }) }))).toContain(
       "/projectNode/enabledRoots/0: expected an absolute path or a ~/ path",
     );
@@ -194,21 +228,36 @@ describe("field rules", () => {
     expect(problem(v2({ projectNode: projectNode({ whenNoSelector: "newest" }) }))).toContain(
       "/projectNode/whenNoSelector:",
     );
-    expect(problem(v2({ projectNode: projectNode({ whenNoSelector: "active-manager" }) }))).toContain(
-      "/projectNode/activeManagerLinks: required field is missing",
-    );
     expect(
-      problem(v2({ projectNode: projectNode({ whenNoSelector: "active-manager", activeManagerLinks: ["/a", "/b"] }) })),
+      problem(v2({ projectNode: projectNode({ whenNoSelector: "active-manager" }) })),
+    ).toContain("/projectNode/activeManagerLinks: required field is missing");
+    expect(
+      problem(
+        v2({
+          projectNode: projectNode({
+            whenNoSelector: "active-manager",
+            activeManagerLinks: ["/a", "/b"],
+          }),
+        }),
+      ),
     ).toContain("/projectNode/activeManagerLinks: expected at most 1 item(s)");
     expect(() =>
       validateManifest(
-        v2({ projectNode: projectNode({ defaultVersion: "v22.14.0", whenNoSelector: "active-manager", activeManagerLinks: ["C:\\Program Files\\nodejs"] }) }),
+        v2({
+          projectNode: projectNode({
+            defaultVersion: "v22.14.0",
+            whenNoSelector: "active-manager",
+            activeManagerLinks: ["C:\\Program Files\\nodejs"],
+          }),
+        }),
       ),
     ).not.toThrow();
   });
 
   it("checks nodeResolution", () => {
-    expect(problem(v1({ nodeResolution: { enabled: "yes" } }))).toContain("/nodeResolution/enabled:");
+    expect(problem(v1({ nodeResolution: { enabled: "yes" } }))).toContain(
+      "/nodeResolution/enabled:",
+    );
     expect(problem(v1({ nodeResolution: { installationRoots: ["rel"] } }))).toContain(
       "/nodeResolution/installationRoots/0:",
     );
@@ -223,8 +272,12 @@ describe("field rules", () => {
 });
 
 describe("the shipped files", () => {
-  const schema = JSON.parse(readFileSync(new URL("../system-command-manifest.schema.json", import.meta.url), "utf8"));
-  const example = JSON.parse(readFileSync(new URL("../system-command-manifest.example.json", import.meta.url), "utf8"));
+  const schema = JSON.parse(
+    readFileSync(new URL("../system-command-manifest.schema.json", import.meta.url), "utf8"),
+  );
+  const example = JSON.parse(
+    readFileSync(new URL("../system-command-manifest.example.json", import.meta.url), "utf8"),
+  );
 
   it("the example validates against the schema file and the semantic checks", () => {
     const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true });
@@ -234,14 +287,28 @@ describe("the shipped files", () => {
 
   it("the example covers every feature", () => {
     expect(example.version).toBe(2);
-    expect(Object.keys(example.platforms)).toEqual(expect.arrayContaining(["linux", "darwin", "win32"]));
+    expect(Object.keys(example.platforms)).toEqual(
+      expect.arrayContaining(["linux", "darwin", "win32"]),
+    );
     const text = JSON.stringify(example);
-    for (const feature of ['"remove"', '"fromEnvironment"', '"required":false', '"probes"', '"projectNode"']) {
+    for (const feature of [
+      '"remove"',
+      '"fromEnvironment"',
+      '"required":false',
+      '"probes"',
+      '"projectNode"',
+    ]) {
       expect(text).toContain(feature);
     }
     expect(text).toMatch(/"fromEnvironment":"[A-Z_]+"}/);
     expect(text).toContain('"allowBackground":true');
     expect(text).toContain('"enabled":false');
+  });
+
+  it("the schema file is a valid draft 2020-12 schema that compiles in strict mode", () => {
+    const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true });
+    expect(ajv.validateSchema(schema)).toBe(true);
+    expect(() => ajv.compile(schema)).not.toThrow();
   });
 
   it("the schema is strict at every object level", () => {

@@ -1,0 +1,83 @@
+// Validates a manifest against the shipped JSON Schema with ajv, compiled once per process (SPEC §9).
+
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { CommandError } from "../errors.js";
+import { readManifestSchema } from "./schema-file.js";
+import { describeSchemaErrors, describeValue, summariseProblems } from "./schema-errors.js";
+import type { Manifest } from "./types.js";
+
+/** The manifest versions, each a branch of the schema's root `oneOf`. */
+export const MANIFEST_VERSIONS = [1, 2] as const;
+
+/**
+ * The schema file is checked against the draft 2020-12 meta-schema by the test suite, not at every
+ * start (that doubles compile time); strict mode still rejects unknown keywords while compiling.
+ */
+const AJV_OPTIONS = {
+  strict: true,
+  strictRequired: false,
+  allowUnionTypes: true,
+  allErrors: true,
+  verbose: true,
+  validateSchema: false,
+  code: { optimize: false },
+} as const;
+
+interface CompiledSchema {
+  ajv: Ajv2020;
+  schema: Record<string, unknown>;
+  root: ValidateFunction;
+  branches: Map<number, ValidateFunction>;
+}
+
+let compiled: CompiledSchema | undefined;
+
+/** Compiles the root schema once per process. */
+function compiledSchema(): CompiledSchema {
+  if (compiled !== undefined) return compiled;
+  const schema = readManifestSchema();
+  const ajv = new Ajv2020(AJV_OPTIONS);
+  compiled = { ajv, schema, root: ajv.compile(schema), branches: new Map() };
+  return compiled;
+}
+
+/** The validator of one version's branch (the same `$defs`), compiled on first use: only after a failure. */
+function branchValidator(schema: CompiledSchema, version: number): ValidateFunction | undefined {
+  if (!(MANIFEST_VERSIONS as readonly number[]).includes(version)) return undefined;
+  let branch = schema.branches.get(version);
+  if (branch === undefined) {
+    branch = schema.ajv.compile({
+      $defs: schema.schema.$defs,
+      $ref: `#/$defs/manifestV${version}`,
+    });
+    schema.branches.set(version, branch);
+  }
+  return branch;
+}
+
+/** The problems of the branch the manifest's own `version` selects, so messages name the real field. */
+function versionedProblems(value: unknown, schema: CompiledSchema): string[] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return [
+      `/: expected a JSON object with "version" and "programs", got ${describeValue(value, "/")}`,
+    ];
+  }
+  const version = (value as Record<string, unknown>).version;
+  if (version === undefined) return ["/version: required field is missing; expected 1 or 2"];
+  const branch = typeof version === "number" ? branchValidator(schema, version) : undefined;
+  if (branch === undefined) {
+    return [`/version: expected 1 or 2, got ${describeValue(version, "/version")}`];
+  }
+  branch(value);
+  return describeSchemaErrors(branch.errors ?? []);
+}
+
+/** Throws INVALID_MANIFEST unless the value satisfies the shipped schema. */
+export function assertSchemaValid(value: unknown): asserts value is Manifest {
+  const schema = compiledSchema();
+  if (schema.root(value)) return;
+  let problems = versionedProblems(value, schema);
+  if (problems.length === 0) problems = describeSchemaErrors(schema.root.errors ?? []);
+  if (problems.length === 0) problems = ["/: does not match the manifest schema"];
+  throw new CommandError("INVALID_MANIFEST", summariseProblems(problems));
+}

@@ -1,0 +1,77 @@
+// The Program Manifest as written (SPEC §9), after schema validation, and after the platform merge.
+
+import type { PolicyInput } from "../programs/types.js";
+
+/** A reference to a variable of the server's startup environment (§9.4). */
+export interface EnvironmentReference {
+  fromEnvironment: string;
+  /** Default true: a missing variable stops startup. */
+  required?: boolean;
+}
+
+export type EnvironmentValue = string | EnvironmentReference;
+
+/** One Environment Layer: names to remove, then names to set. */
+export interface EnvironmentLayer {
+  remove?: string[];
+  set?: Record<string, EnvironmentValue>;
+}
+
+/** A Logical Program as declared in the base `programs`. */
+export interface ProgramDefinition {
+  candidates: string[];
+  required?: boolean;
+  enabled?: boolean;
+  policy?: PolicyInput;
+  environment?: EnvironmentLayer;
+}
+
+/** A platform's changes to a program of the base manifest (§9.6). */
+export type ProgramOverride = Partial<ProgramDefinition>;
+
+/** `platforms.<name>`: what one platform may override. */
+export interface PlatformOverride {
+  searchPath?: string[];
+  pathExt?: string;
+  allowInheritedPath?: boolean;
+  environment?: EnvironmentLayer;
+  programs?: Record<string, ProgramOverride>;
+  nodeResolution?: Record<string, unknown>;
+  projectNode?: Record<string, unknown>;
+}
+
+/** A probe as written (§9.7). */
+export interface ProbeDefinition {
+  args?: string[];
+  acceptedExitCodes?: number[];
+  cwd?: string;
+}
+
+/** A manifest that passed the schema (version 1 or 2). */
+export interface Manifest {
+  version: 1 | 2;
+  programs: Record<string, ProgramDefinition>;
+  searchPath?: string[];
+  pathExt?: string;
+  allowInheritedPath?: boolean;
+  environment?: EnvironmentLayer;
+  platforms?: Record<string, PlatformOverride>;
+  probes?: Record<string, ProbeDefinition>;
+  nodeResolution?: Record<string, unknown>;
+  projectNode?: Record<string, unknown>;
+}
+
+/** The manifest as it applies on one platform: base and `platforms.<platform>` merged. */
+export interface EffectiveManifest {
+  version: 1 | 2;
+  platform: NodeJS.Platform;
+  programs: Record<string, ProgramDefinition>;
+  /** Platform entries first, then base entries, as written (not yet expanded). */
+  searchPath: string[];
+  pathExt?: string;
+  allowInheritedPath: boolean;
+  environment: EnvironmentLayer;
+  probes: Record<string, ProbeDefinition>;
+  nodeResolution?: Record<string, unknown>;
+  projectNode?: Record<string, unknown>;
+}

@@ -1,7 +1,7 @@
 // The artifact store on disk (SPEC §8, §17): ids, expiry, corruption, caps, quota, retention,
 // private directories and modes, locking.
 
-import { chmod, chown, mkdir, readFile, stat, truncate, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultArtifactDir } from "../src/artifacts/layout.js";
@@ -146,6 +146,22 @@ describe("artifact store", () => {
       status: "unavailable",
       reason: "WRITE_FAILED",
     });
+  });
+
+  it("turns a failing spool into WRITE_FAILED without throwing", async () => {
+    const store = await open();
+    const staging = await store.createStaging();
+    // The staging directory vanishes before the spool files are opened.
+    await rm(path.join(store.directory, "staging"), { recursive: true, force: true });
+    expect(staging.write("stdout", Buffer.from("lost"))).toBe(true);
+    await staging.drained("stdout");
+    staging.write("stdout", Buffer.from(" too"));
+    expect(await staging.publish({ stdout: 8, stderr: 0 })).toEqual({
+      status: "unavailable",
+      reason: "WRITE_FAILED",
+    });
+    // The store recreates its staging directory for the next execution.
+    expect((await publishBytes(store, Buffer.from("fine"))).status).toBe("published");
   });
 
   it("evicts the oldest artifacts first to fit the quota, and refuses one larger than it", async () => {
@@ -296,6 +312,24 @@ describe("artifact store", () => {
     expect(Date.now() - started).toBeLessThan(3000);
     expect(await listDir(path.join(store.directory, "staging"))).toEqual([]);
     expect(await readFile(lockFile, "utf8")).toBe(JSON.stringify(alive));
+  });
+
+  it("removes lock temporaries and staging of dead owners at open, keeps young strays", async () => {
+    const parent = await temp.make();
+    const first = await openStoreIn(parent);
+    stores.push(first);
+    const deadPid = 2 ** 22 + 777;
+    const litter = [`store.lock.tmp-${deadPid}-L5-ab12`, `store.lock.broken-${deadPid}-L5-cd34`];
+    for (const name of litter) await writeFile(path.join(first.directory, name), "{}");
+    const deadStaging = `${deadPid}-L5-${"a".repeat(32)}`;
+    await mkdir(path.join(first.directory, "staging", deadStaging, "x"), { recursive: true });
+    await mkdir(path.join(first.directory, "staging", "not-ours"));
+    await mkdir(path.join(first.directory, "trash", "leftover"));
+    stores.push(await openStoreIn(parent));
+    const names = await listDir(first.directory);
+    expect(names.filter((name) => name.startsWith("store.lock"))).toEqual([]);
+    expect(await listDir(path.join(first.directory, "staging"))).toEqual(["not-ours"]);
+    expect(await listDir(path.join(first.directory, "trash"))).toEqual([]);
   });
 
   it("discards staging data, and close() discards unfinished stagings", async () => {

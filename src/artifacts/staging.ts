@@ -1,0 +1,232 @@
+// One execution's spool (SPEC §8, §19): both streams written to a private staging directory,
+// readable live while written, then published atomically or discarded.
+
+import { open, rm } from "node:fs/promises";
+import { CommandError } from "../errors.js";
+import type {
+  ArtifactOutcome,
+  ArtifactUnavailableReason,
+  OutputEncoding,
+  OutputPage,
+  StreamName,
+} from "../runtime/types.js";
+import { streamFile } from "./layout.js";
+import { checkOffsetWithin, checkPageRequest, readPage, type PageRequest } from "./page.js";
+import { publishStaging, type PublishSettings } from "./publish.js";
+import { SpoolWriter } from "./spool-writer.js";
+
+/** A live page also says how many bytes of the stream are in the spool so far. */
+export type LivePage = OutputPage & { available: number };
+
+/** The spool of one execution, on its way to becoming an artifact (see store.ts). */
+export interface Staging {
+  readonly id: string;
+  write(stream: StreamName, chunk: Buffer): boolean;
+  drained(stream: StreamName): Promise<void>;
+  spooledBytes(stream: StreamName): number;
+  readLive(
+    stream: StreamName,
+    offset: number,
+    limit: number,
+    encoding: OutputEncoding,
+  ): Promise<LivePage>;
+  end(): Promise<void>;
+  publish(totals: { stdout: number; stderr: number }): Promise<ArtifactOutcome>;
+  discard(): Promise<void>;
+}
+
+type StagingState = "open" | "ended" | "published" | "discarded";
+
+const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
+
+/** A staging directory with one spool writer per stream. */
+export class FileStaging implements Staging {
+  private readonly writers: Record<StreamName, SpoolWriter>;
+  private state: StagingState = "open";
+  private location: string;
+  private ending: Promise<void> | undefined;
+  private outcome: Promise<ArtifactOutcome> | undefined;
+
+  constructor(
+    readonly id: string,
+    stagingDir: string,
+    private readonly maxStreamBytes: number,
+    private readonly settings: PublishSettings,
+    private readonly onSettled: (staging: FileStaging) => void,
+  ) {
+    this.location = stagingDir;
+    this.writers = {
+      stdout: new SpoolWriter(streamFile(stagingDir, "stdout"), maxStreamBytes),
+      stderr: new SpoolWriter(streamFile(stagingDir, "stderr"), maxStreamBytes),
+    };
+  }
+
+  write(stream: StreamName, chunk: Buffer): boolean {
+    return this.writers[stream].write(chunk);
+  }
+
+  drained(stream: StreamName): Promise<void> {
+    return this.writers[stream].drained();
+  }
+
+  spooledBytes(stream: StreamName): number {
+    return this.writers[stream].flushed;
+  }
+
+  async readLive(
+    stream: StreamName,
+    offset: number,
+    limit: number,
+    encoding: OutputEncoding,
+  ): Promise<LivePage> {
+    const request = checkPageRequest(offset, limit, encoding);
+    const writer = this.writers[stream];
+    const available = writer.flushed;
+    const capped = writer.capped;
+    if (offset > this.maxStreamBytes || (capped && offset >= this.maxStreamBytes)) {
+      throw capExceeded(stream, offset, this.maxStreamBytes);
+    }
+    if (this.state === "discarded") {
+      throw new CommandError("ARTIFACT_NOT_FOUND", `the ${stream} spool was discarded`);
+    }
+    const settled = writer.settled;
+    if (offset >= available && !settled) {
+      return { ...emptyPage(offset, request.encoding), available };
+    }
+    checkOffsetWithin(offset, available, `the ${stream} spool`);
+    const page = await this.readSpool(stream, available, request, settled);
+    // A capped stream goes on past the spool: its end is not the stream's end.
+    return { ...page, eof: page.eof && settled && !capped, available };
+  }
+
+  /** Ends both writers; the spool stays readable (the execution has ended). */
+  end(): Promise<void> {
+    this.ending ??= Promise.all(STREAMS.map((s) => this.writers[s].end())).then(() => {
+      if (this.state === "open") this.state = "ended";
+    });
+    return this.ending;
+  }
+
+  publish(totals: { stdout: number; stderr: number }): Promise<ArtifactOutcome> {
+    this.outcome ??= this.publishOnce(totals);
+    return this.outcome;
+  }
+
+  async discard(): Promise<void> {
+    if (this.state === "published" || this.state === "discarded") return;
+    if (this.outcome) {
+      await this.outcome;
+      return;
+    }
+    this.state = "discarded";
+    this.outcome = Promise.resolve({ status: "discarded" });
+    await Promise.all(STREAMS.map((s) => this.writers[s].abort()));
+    await this.removeStaging();
+  }
+
+  private async publishOnce(totals: { stdout: number; stderr: number }): Promise<ArtifactOutcome> {
+    await this.end();
+    const reason = this.refusal(totals);
+    const outcome: ArtifactOutcome = reason
+      ? { status: "unavailable", reason }
+      : await publishStaging(this.settings, this.location, this.id, totals);
+    if (outcome.status === "published") {
+      this.state = "published";
+      this.location = this.settings.layout.published(this.id);
+      this.onSettled(this);
+    } else {
+      await this.removeStaging();
+    }
+    return outcome;
+  }
+
+  /** Why the spool cannot become an artifact, or null when it can. */
+  private refusal(totals: { stdout: number; stderr: number }): ArtifactUnavailableReason | null {
+    for (const stream of STREAMS) {
+      const writer = this.writers[stream];
+      if (writer.capped || totals[stream] > this.maxStreamBytes) return "STREAM_CAP";
+    }
+    for (const stream of STREAMS) {
+      const writer = this.writers[stream];
+      // The spool must hold every byte the sink saw, from byte 0.
+      if (writer.failed || writer.flushed !== totals[stream]) return "WRITE_FAILED";
+    }
+    return null;
+  }
+
+  private async readSpool(
+    stream: StreamName,
+    available: number,
+    request: PageRequest,
+    settled: boolean,
+  ): Promise<OutputPage> {
+    let file;
+    try {
+      file = await open(streamFile(this.location, stream), "r");
+    } catch {
+      throw new CommandError(
+        "ARTIFACT_NOT_FOUND",
+        `expected the ${stream} spool to be readable, but it is gone (evicted or removed)`,
+      );
+    }
+    try {
+      return await readPage(file, available, request, settled);
+    } finally {
+      await file.close();
+    }
+  }
+
+  private async removeStaging(): Promise<void> {
+    if (this.state !== "discarded") this.state = "discarded";
+    await rm(this.location, { recursive: true, force: true }).catch(() => undefined);
+    this.onSettled(this);
+  }
+}
+
+/** A staging that could not be created: it drops every byte and reports why at publication. */
+export class FailedStaging implements Staging {
+  constructor(
+    readonly id: string,
+    private readonly reason: ArtifactUnavailableReason,
+  ) {}
+
+  write(): boolean {
+    return true;
+  }
+
+  drained(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  spooledBytes(): number {
+    return 0;
+  }
+
+  async readLive(stream: StreamName): Promise<LivePage> {
+    throw new CommandError(
+      "ARTIFACT_NOT_FOUND",
+      `the ${stream} spool could not be kept (${this.reason}); only the inline excerpt exists`,
+    );
+  }
+
+  async end(): Promise<void> {}
+
+  async publish(): Promise<ArtifactOutcome> {
+    return { status: "unavailable", reason: this.reason };
+  }
+
+  async discard(): Promise<void> {}
+}
+
+function emptyPage(offset: number, encoding: OutputEncoding): OutputPage {
+  const content = encoding === "base64" ? { base64: "" } : { text: "", lossyUtf8: false };
+  return { bytes: 0, nextOffset: offset, eof: false, encoding, ...content };
+}
+
+function capExceeded(stream: StreamName, offset: number, cap: number): CommandError {
+  return new CommandError(
+    "OUTPUT_CAP_EXCEEDED",
+    `expected an offset below ${cap} bytes (the per-stream spool cap, ` +
+      `--artifact-max-stream-bytes), got ${offset} on ${stream}; output past the cap was not kept`,
+  );
+}

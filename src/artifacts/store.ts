@@ -1,0 +1,267 @@
+// The on-disk artifact store (SPEC §3.3, §8, §17, §19): spools, publishes, pages, evicts, recovers.
+//
+// API
+//   openArtifactStore(options) → ArtifactStore       never throws for directory problems: an
+//                                                     unusable directory makes the store report
+//                                                     itself unavailable (STORE_UNAVAILABLE)
+//   store.directory                                   the store directory in use
+//   store.unavailableReason()                         null, or "STORE_UNAVAILABLE"
+//   store.unavailableDetail()                         what was wrong with the directory (for a log)
+//   store.createStaging() → Staging                   begin spooling one execution; never throws
+//   store.read(id, stream, offset, limit, encoding)   one page of a published artifact (§3.3)
+//   store.close()                                     discards unfinished stagings; idempotent
+//
+//   staging.id                                        the artifact id it will publish under
+//   staging.write(stream, chunk) → boolean            append; false = wait for drained(stream)
+//   staging.drained(stream)                           backpressure
+//   staging.spooledBytes(stream)                      bytes already in the spool file
+//   staging.readLive(stream, offset, limit, enc)      page of the spool, + `available`
+//   staging.end()                                     the execution ended; spool stays readable
+//   staging.publish({stdout, stderr}) → outcome       lock, quota, rename; never throws
+//   staging.discard()                                 drop the spool (policy or shutdown)
+//
+// Layout, locking and eviction are described in docs/artifacts.md.
+
+import os from "node:os";
+import path from "node:path";
+import { mkdir, open, stat, type FileHandle } from "node:fs/promises";
+import { CommandError, errnoCode } from "../errors.js";
+import type {
+  ArtifactUnavailableReason,
+  OutputEncoding,
+  OutputPage,
+  StreamName,
+} from "../runtime/types.js";
+import { ensurePrivateDirectory, PRIVATE_DIR_MODE } from "./directory.js";
+import {
+  defaultArtifactDir,
+  isArtifactId,
+  newArtifactId,
+  stagingName,
+  streamFile,
+  StoreLayout,
+} from "./layout.js";
+import { isExpired, PublishedLedger } from "./ledger.js";
+import { readMetadata, type ArtifactMetadata } from "./metadata.js";
+import { currentOwner } from "./owner.js";
+import { checkOffsetWithin, checkPageRequest, readPage } from "./page.js";
+import type { PublishSettings } from "./publish.js";
+import { recoverStore } from "./recovery.js";
+import { FailedStaging, FileStaging, type LivePage, type Staging } from "./staging.js";
+
+export type { LivePage, Staging };
+
+/** How to open a store (SPEC §8 flags; env/platform/homeDir only pick the default directory). */
+export interface ArtifactStoreOptions {
+  /** --artifact-dir; default: the per-user cache directory of §8. */
+  dir?: string;
+  retentionMs: number;
+  quotaBytes: number;
+  maxStreamBytes: number;
+  env?: Record<string, string | undefined>;
+  platform?: NodeJS.Platform;
+  homeDir?: string;
+  /** Clock for retention (tests inject one). */
+  now?: () => number;
+}
+
+/** The artifact store of one server process (several processes may share one directory). */
+export interface ArtifactStore {
+  readonly directory: string;
+  unavailableReason(): ArtifactUnavailableReason | null;
+  unavailableDetail(): string | null;
+  createStaging(): Promise<Staging>;
+  read(
+    id: string,
+    stream: StreamName,
+    offset: number,
+    limit: number,
+    encoding: OutputEncoding,
+  ): Promise<OutputPage>;
+  close(): Promise<void>;
+}
+
+/** Opens (creating if needed) the store directory, checks it is private, and recovers it. */
+export async function openArtifactStore(options: ArtifactStoreOptions): Promise<ArtifactStore> {
+  checkOptions(options);
+  const directory = path.resolve(storeDirectory(options));
+  const layout = new StoreLayout(directory);
+  const problem = await preparePrivateDirectories(layout);
+  const store = new DiskArtifactStore(layout, options, problem);
+  if (problem === null) await recoverStore(store.settings);
+  return store;
+}
+
+function storeDirectory(options: ArtifactStoreOptions): string {
+  if (options.dir !== undefined) return options.dir;
+  const env = options.env ?? process.env;
+  const platform = options.platform ?? process.platform;
+  return defaultArtifactDir(env, platform, options.homeDir ?? os.homedir());
+}
+
+/** The store directory and its three sub-directories, all private; the first problem found. */
+async function preparePrivateDirectories(layout: StoreLayout): Promise<string | null> {
+  const dirs = [layout.root, layout.stagingRoot, layout.publishedRoot, layout.trashRoot];
+  for (const dir of dirs) {
+    const problem = await ensurePrivateDirectory(dir);
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+function checkOptions(options: ArtifactStoreOptions): void {
+  for (const name of ["retentionMs", "quotaBytes", "maxStreamBytes"] as const) {
+    const value = options[name];
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new CommandError(
+        "INVALID_RUNTIME_CONFIG",
+        `expected artifact store option ${name} to be a positive integer, got ${String(value)}`,
+      );
+    }
+  }
+}
+
+const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
+
+class DiskArtifactStore implements ArtifactStore {
+  readonly directory: string;
+  readonly settings: PublishSettings;
+  private readonly live = new Set<Staging>();
+  private closed = false;
+
+  constructor(
+    private readonly layout: StoreLayout,
+    private readonly options: ArtifactStoreOptions,
+    private readonly problem: string | null,
+  ) {
+    this.directory = layout.root;
+    this.settings = {
+      layout,
+      ledger: new PublishedLedger(layout),
+      retentionMs: options.retentionMs,
+      quotaBytes: options.quotaBytes,
+      now: options.now ?? Date.now,
+    };
+  }
+
+  unavailableReason(): ArtifactUnavailableReason | null {
+    return this.problem === null ? null : "STORE_UNAVAILABLE";
+  }
+
+  unavailableDetail(): string | null {
+    return this.problem;
+  }
+
+  async createStaging(): Promise<Staging> {
+    const id = newArtifactId();
+    if (this.problem !== null || this.closed) return new FailedStaging(id, "STORE_UNAVAILABLE");
+    const owner = await currentOwner();
+    const dir = this.layout.staging(stagingName(owner.pid, owner.start, id));
+    try {
+      await this.makeStagingDir(dir);
+    } catch {
+      return new FailedStaging(id, "WRITE_FAILED");
+    }
+    const maxStreamBytes = this.options.maxStreamBytes;
+    const forget = (staging: FileStaging) => this.live.delete(staging);
+    const staging = new FileStaging(id, dir, maxStreamBytes, this.settings, forget);
+    this.live.add(staging);
+    return staging;
+  }
+
+  /** mkdir 0700; recreates staging/ once if something removed it since startup. */
+  private async makeStagingDir(dir: string): Promise<void> {
+    try {
+      await mkdir(dir, { mode: PRIVATE_DIR_MODE });
+    } catch (error) {
+      if (errnoCode(error) !== "ENOENT") throw error;
+      const problem = await ensurePrivateDirectory(this.layout.stagingRoot);
+      if (problem !== null) throw error;
+      await mkdir(dir, { mode: PRIVATE_DIR_MODE });
+    }
+  }
+
+  async read(
+    id: string,
+    stream: StreamName,
+    offset: number,
+    limit: number,
+    encoding: OutputEncoding,
+  ): Promise<OutputPage> {
+    if (!isArtifactId(id))
+      throw notFound(`expected an artifact id (32 lowercase hex), got ${show(id)}`);
+    if (stream !== "stdout" && stream !== "stderr") {
+      throw new CommandError(
+        "INVALID_OUTPUT_PAGE",
+        `expected stream "stdout" or "stderr", got ${show(stream)}`,
+      );
+    }
+    const request = checkPageRequest(offset, limit, encoding);
+    if (this.problem !== null)
+      throw notFound(`artifact ${id} cannot be read: the store is unavailable`);
+    const dir = this.layout.published(id);
+    const metadata = await this.liveMetadata(id, dir);
+    const length = metadata[stream === "stdout" ? "stdoutBytes" : "stderrBytes"];
+    let file;
+    try {
+      file = await open(streamFile(dir, stream), "r");
+    } catch {
+      throw notFound(`artifact ${id} is unknown, expired or was evicted`);
+    }
+    try {
+      await checkSizes(id, dir, file, metadata, stream);
+      checkOffsetWithin(offset, length, `artifact ${id} ${stream}`);
+      return await readPage(file, length, request);
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** The metadata of a published, unexpired artifact, else ARTIFACT_NOT_FOUND. */
+  private async liveMetadata(id: string, dir: string): Promise<ArtifactMetadata> {
+    const metadata = await readMetadata(dir);
+    if (metadata === null) throw notFound(`artifact ${id} is unknown, expired, evicted or corrupt`);
+    const { publishedAt } = metadata;
+    if (isExpired(publishedAt, this.settings.retentionMs, this.settings.now())) {
+      throw notFound(`artifact ${id} has expired (kept ${this.settings.retentionMs} ms)`);
+    }
+    return metadata;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const unfinished = [...this.live];
+    this.live.clear();
+    await Promise.all(unfinished.map((staging) => staging.discard()));
+  }
+}
+
+/** Both stream files must have exactly the sizes the metadata records. */
+async function checkSizes(
+  id: string,
+  dir: string,
+  file: FileHandle,
+  metadata: ArtifactMetadata,
+  stream: StreamName,
+): Promise<void> {
+  const sizes = { stdout: metadata.stdoutBytes, stderr: metadata.stderrBytes };
+  const other = STREAMS.find((s) => s !== stream)!;
+  const own = (await file.stat()).size;
+  const otherSize = await stat(streamFile(dir, other)).then(
+    (info) => info.size,
+    () => -1,
+  );
+  if (own !== sizes[stream] || otherSize !== sizes[other]) {
+    throw notFound(`artifact ${id} is corrupt (its files do not match its metadata)`);
+  }
+}
+
+function notFound(message: string): CommandError {
+  return new CommandError("ARTIFACT_NOT_FOUND", message);
+}
+
+/** A short, safe rendering of a caller-supplied value for an error message. */
+function show(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

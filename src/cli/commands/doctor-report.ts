@@ -1,0 +1,188 @@
+// The facts `doctor` reports (SPEC §13): one object, rendered as text or JSON.
+
+import type { NodeSelector } from "../../node/index.js";
+import type { ProgramCatalog, ResolutionDetail } from "../../programs/catalog.js";
+import type { ProgramKind, RegisteredProgram } from "../../programs/types.js";
+import type { Root } from "../../roots/roots.js";
+import type { RuntimeSettings } from "../../runtime/config.js";
+import { programDefaultTimeout } from "../../runtime/validate-request.js";
+import { MAX_FOREGROUND_TIMEOUT_MS } from "../../limits.js";
+import { SERVER_VERSION } from "../../version.js";
+
+/** Where a program's effective default timeout comes from. */
+export type TimeoutSource = "policy.defaultTimeoutMs" | "--default-timeout-ms";
+
+/** One Logical Program of the manifest as startup resolved it. */
+export interface ProgramFacts {
+  name: string;
+  required: boolean;
+  enabled: boolean;
+  status: "registered" | "unavailable" | "disabled";
+  candidates: string[];
+  /** The candidate that won: as declared, where it was found, its real path. */
+  winner?: { candidate: string; foundPath: string; realPath: string };
+  kind?: ProgramKind;
+  /** Later PATH entries or candidates that would also have matched. */
+  shadowed: string[];
+  /** The effective default timeout (what a request without timeoutMs gets) within its maximum. */
+  timeout?: { defaultMs: number; maxMs: number; source: TimeoutSource };
+}
+
+/** One Node installation found in the installation roots. */
+export interface InstallationFacts {
+  version: string;
+  directory: string;
+  node: string;
+  npmCli?: string;
+  npxCli?: string;
+}
+
+/** Project Node resolution as configured (§12). */
+export interface ProjectNodeFacts {
+  kind: "project-node" | "node-resolution";
+  defaultVersion?: string;
+  enabledRoots: string[];
+  installations: InstallationFacts[];
+}
+
+/** What one probe did (doctor --execute). */
+export interface ProbeFacts {
+  program: string;
+  args: string[];
+  cwd?: string;
+  acceptedExitCodes: number[];
+  outcome: "passed" | "failed" | "skipped";
+  /** Why a probe was skipped or failed, in words. */
+  reason?: string;
+  /** The CLI error code of a failed probe. */
+  code?: "PROBE_FAILED" | "PROBE_PROGRAM_UNAVAILABLE" | "PROBE_CWD_NOT_ALLOWED";
+  exitCode?: number | null;
+  signal?: string | null;
+  timedOut?: boolean;
+  durationMs?: number;
+  /** The first line of stdout (passed) or of stderr (failed), if any. */
+  firstLine?: string;
+}
+
+/** Everything doctor found; `ok` is the exit status (true → exit 0). */
+export interface DoctorReport {
+  ok: boolean;
+  serverVersion: string;
+  manifest: { path: string; version: 1 | 2 };
+  roots: string[];
+  limits: RuntimeSettings;
+  globalPath: string[];
+  programs: ProgramFacts[];
+  projectNode?: ProjectNodeFacts;
+  probes?: ProbeFacts[];
+  warnings: string[];
+}
+
+/** What the report is built from: the results of a successful startup. */
+export interface ReportInput {
+  manifestPath: string;
+  catalog: ProgramCatalog;
+  roots: readonly Root[];
+  settings: RuntimeSettings;
+  node?: NodeSelector;
+}
+
+/** The default timeout of a program and where it comes from. */
+function timeoutFacts(
+  program: RegisteredProgram,
+  settings: RuntimeSettings,
+): ProgramFacts["timeout"] {
+  return {
+    defaultMs: programDefaultTimeout(program, settings.defaultTimeoutMs),
+    maxMs: Math.min(program.policy.maxTimeoutMs, MAX_FOREGROUND_TIMEOUT_MS),
+    source:
+      program.policy.defaultTimeoutMs !== undefined
+        ? "policy.defaultTimeoutMs"
+        : "--default-timeout-ms",
+  };
+}
+
+/** The facts of one program. */
+function programFacts(
+  detail: ResolutionDetail,
+  program: RegisteredProgram | undefined,
+  settings: RuntimeSettings,
+): ProgramFacts {
+  const status = !detail.enabled
+    ? "disabled"
+    : program === undefined
+      ? "unavailable"
+      : "registered";
+  const facts: ProgramFacts = {
+    name: detail.name,
+    required: detail.required,
+    enabled: detail.enabled,
+    status,
+    candidates: [...detail.candidates],
+    shadowed: [...detail.shadowed],
+  };
+  if (detail.winner !== undefined) facts.winner = { ...detail.winner };
+  if (program !== undefined) {
+    facts.kind = program.kind;
+    facts.timeout = timeoutFacts(program, settings);
+  }
+  return facts;
+}
+
+/** Warnings about programs: optional ones that did not resolve (they are simply not registered). */
+function programWarnings(programs: readonly ProgramFacts[]): string[] {
+  const warnings: string[] = [];
+  for (const program of programs) {
+    if (program.status !== "unavailable") continue;
+    const tried = program.candidates.map((candidate) => JSON.stringify(candidate)).join(", ");
+    warnings.push(
+      `optional program "${program.name}" is unavailable (tried ${tried}): it will not be ` +
+        `registered; install it or fix its candidates if agents need it`,
+    );
+  }
+  return warnings;
+}
+
+/** The Project Node facts, when a selector was built. */
+function projectNodeFacts(catalog: ProgramCatalog, node: NodeSelector): ProjectNodeFacts {
+  const facts: ProjectNodeFacts = {
+    kind: node.kind,
+    enabledRoots: [...node.enabledRoots],
+    installations: node.installations.map((installation) => {
+      const item: InstallationFacts = {
+        version: installation.version,
+        directory: installation.directory,
+        node: installation.node.path,
+      };
+      if (installation.npmCli !== undefined) item.npmCli = installation.npmCli.path;
+      if (installation.npxCli !== undefined) item.npxCli = installation.npxCli.path;
+      return item;
+    }),
+  };
+  const defaultVersion = catalog.projectNode?.defaultVersion;
+  if (typeof defaultVersion === "string") facts.defaultVersion = defaultVersion;
+  return facts;
+}
+
+/** Builds the static report (no probes yet); `ok` is true: startup succeeded. */
+export function buildDoctorReport(input: ReportInput): DoctorReport {
+  const { catalog, settings } = input;
+  const programs = catalog.details.map((detail) =>
+    programFacts(detail, catalog.programs.get(detail.name), settings),
+  );
+  const report: DoctorReport = {
+    ok: true,
+    serverVersion: SERVER_VERSION,
+    manifest: { path: input.manifestPath, version: catalog.manifestVersion ?? 2 },
+    roots: input.roots.map((root) => root.path),
+    limits: settings,
+    globalPath: [...catalog.globalPath],
+    programs,
+    warnings: programWarnings(programs),
+  };
+  if (input.node !== undefined) {
+    report.projectNode = projectNodeFacts(catalog, input.node);
+    report.warnings.push(...input.node.warnings);
+  }
+  return report;
+}

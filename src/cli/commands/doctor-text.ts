@@ -1,0 +1,98 @@
+// The readable, multi-line form of the doctor report (SPEC §13); `--json` prints the same facts.
+
+import type { DoctorReport, ProbeFacts, ProgramFacts, ProjectNodeFacts } from "./doctor-report.js";
+
+const INDENT = "  ";
+
+/** One program: status line, then winner, shadows and timeout. */
+function programLines(program: ProgramFacts): string[] {
+  const role = program.required ? "required" : "optional";
+  const lines = [`${INDENT}${program.name} (${role}): ${program.status}`];
+  const more = INDENT.repeat(2);
+  if (program.winner !== undefined) {
+    const { candidate, foundPath, realPath } = program.winner;
+    const real = realPath === foundPath ? "" : ` → ${realPath}`;
+    lines.push(`${more}candidate ${JSON.stringify(candidate)} found at ${foundPath}${real}`);
+    if (program.kind === "cmd-script")
+      lines.push(`${more}kind: cmd-script (arguments re-parsed by cmd.exe)`);
+  } else {
+    const tried = program.candidates.map((candidate) => JSON.stringify(candidate)).join(", ");
+    lines.push(`${more}candidates: ${tried}`);
+  }
+  for (const shadowed of program.shadowed) lines.push(`${more}shadowed: ${shadowed}`);
+  if (program.timeout !== undefined) {
+    const { defaultMs, maxMs, source } = program.timeout;
+    lines.push(`${more}timeout: default ${defaultMs} ms (from ${source}), max ${maxMs} ms`);
+  }
+  return lines;
+}
+
+/** The Project Node section. */
+function projectNodeLines(node: ProjectNodeFacts): string[] {
+  const lines = [`Project Node (${node.kind}):`];
+  if (node.defaultVersion !== undefined)
+    lines.push(`${INDENT}default version: ${node.defaultVersion}`);
+  for (const root of node.enabledRoots) lines.push(`${INDENT}enabled root: ${root}`);
+  lines.push(`${INDENT}installations (${node.installations.length}):`);
+  for (const installation of node.installations) {
+    const npm = installation.npmCli === undefined ? ", no paired npm" : "";
+    lines.push(`${INDENT.repeat(2)}${installation.version}: ${installation.node}${npm}`);
+  }
+  return lines;
+}
+
+/** One probe result. */
+function probeLine(probe: ProbeFacts): string {
+  const command = [probe.program, ...probe.args].join(" ");
+  if (probe.outcome === "skipped")
+    return `${INDENT}${command}: skipped, ${probe.reason ?? "not selected"}`;
+  if (probe.outcome === "passed") {
+    const said = probe.firstLine === undefined ? "" : ` — ${probe.firstLine}`;
+    return `${INDENT}${command}: passed (exit ${probe.exitCode}, ${probe.durationMs} ms)${said}`;
+  }
+  const said = probe.firstLine === undefined ? "" : ` — ${probe.firstLine}`;
+  return `${INDENT}${command}: FAILED ${probe.code}: ${probe.reason}${said}`;
+}
+
+/** The limits line: every effective runtime setting. */
+function limitsLines(report: DoctorReport): string[] {
+  const limits = report.limits;
+  return [
+    "Limits:",
+    `${INDENT}default timeout ${limits.defaultTimeoutMs} ms, ${limits.maxConcurrentExecutions} concurrent executions`,
+    `${INDENT}inline output ${limits.maxOutputBytes} bytes per stream (head ${limits.inlineHeadBytes})`,
+    `${INDENT}artifacts: ${limits.artifactDir ?? "per-user cache directory"}, retention ` +
+      `${limits.artifactRetentionMs} ms, quota ${limits.artifactQuotaBytes} bytes, ` +
+      `largest stream ${limits.artifactMaxStreamBytes} bytes`,
+    `${INDENT}yield after ${limits.yieldMs} ms, ${limits.maxBackgroundExecutions} background executions`,
+  ];
+}
+
+/** The whole report as text, ending with the verdict. */
+export function formatDoctorText(report: DoctorReport): string {
+  const registered = report.programs.filter((program) => program.status === "registered").length;
+  const lines = [
+    `system-command-mcp ${report.serverVersion} doctor`,
+    `Manifest: ${report.manifest.path} (version ${report.manifest.version})`,
+    "Roots:",
+    ...report.roots.map((root) => `${INDENT}${root}`),
+    ...limitsLines(report),
+    report.globalPath.length === 0 ? "PATH: (empty)" : "PATH:",
+    ...report.globalPath.map((directory) => `${INDENT}${directory}`),
+    `Programs (${registered} of ${report.programs.length} registered):`,
+    ...report.programs.flatMap(programLines),
+  ];
+  if (report.projectNode !== undefined) lines.push(...projectNodeLines(report.projectNode));
+  if (report.probes !== undefined) {
+    lines.push(`Probes (${report.probes.length}):`, ...report.probes.map(probeLine));
+  }
+  if (report.warnings.length > 0) {
+    lines.push(`Warnings (${report.warnings.length}):`);
+    lines.push(...report.warnings.map((warning) => `${INDENT}- ${warning}`));
+  }
+  const warned = report.warnings.length > 0 ? ` with ${report.warnings.length} warning(s)` : "";
+  lines.push(
+    report.ok ? `Result: runnable${warned}` : "Result: NOT usable (see the errors on stderr)",
+  );
+  return lines.join("\n") + "\n";
+}

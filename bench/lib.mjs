@@ -1,0 +1,191 @@
+// Shared helpers for bench/run.mjs: a raw newline-delimited JSON-RPC client over pipes (the same
+// client for the server and for every reference, so client cost cancels out), /proc sampling and
+// statistics. Linux only (/proc).
+
+import { spawn } from "node:child_process";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+
+export const now = () => performance.now();
+
+export function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index];
+}
+
+export const p50 = (values) => percentile(values, 50);
+
+/**
+ * Spawns `command args…` with piped stdio and speaks newline-delimited JSON-RPC to it.
+ * `request` resolves with the whole response message (result or error).
+ */
+export function startRpc(command, args, { env, cwd } = {}) {
+  const child = spawn(command, args, { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
+  const waiters = new Map();
+  let nextId = 1;
+  let pending = [];
+  let pendingBytes = 0;
+  let stderr = "";
+  let exited = false;
+  const exit = new Promise((resolve) =>
+    child.once("exit", (code, signal) => {
+      exited = true;
+      for (const waiter of waiters.values())
+        waiter.reject(new Error(`server exited (${code ?? signal})`));
+      waiters.clear();
+      resolve({ code, signal });
+    }),
+  );
+  const deliver = (line) => {
+    if (line.length === 0) return;
+    const message = JSON.parse(line);
+    if (message.id === undefined || message.id === null) return; // notification
+    const waiter = waiters.get(message.id);
+    if (waiter) {
+      waiters.delete(message.id);
+      waiter.resolve(message);
+    }
+  };
+  child.stdout.on("data", (chunk) => {
+    let start = 0;
+    let newline;
+    while ((newline = chunk.indexOf(10, start)) !== -1) {
+      const piece = chunk.subarray(start, newline);
+      let line;
+      if (pendingBytes > 0) {
+        pending.push(piece);
+        line = Buffer.concat(pending).toString("utf8");
+        pending = [];
+        pendingBytes = 0;
+      } else {
+        line = piece.toString("utf8");
+      }
+      deliver(line);
+      start = newline + 1;
+    }
+    if (start < chunk.length) {
+      pending.push(chunk.subarray(start));
+      pendingBytes += chunk.length - start;
+    }
+  });
+  child.stderr.on("data", (chunk) => {
+    if (stderr.length < 64 * 1024) stderr += chunk.toString("utf8");
+  });
+  child.stdin.on("error", () => {});
+  const send = (message) => child.stdin.write(JSON.stringify(message) + "\n");
+  const request = (method, params, timeoutMs = 180_000) => {
+    if (exited) return Promise.reject(new Error("server has exited"));
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(id);
+        reject(new Error(`no response to ${method} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      waiters.set(id, {
+        resolve: (message) => {
+          clearTimeout(timer);
+          resolve(message);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+      send({ jsonrpc: "2.0", id, method, params });
+    });
+  };
+  const notify = (method, params) =>
+    send({ jsonrpc: "2.0", method, ...(params ? { params } : {}) });
+  const initialize = async () => {
+    const response = await request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "system-command-mcp-bench", version: "0.0.0" },
+    });
+    if (response.error) throw new Error(`initialize failed: ${JSON.stringify(response.error)}`);
+    notify("notifications/initialized");
+    return response.result;
+  };
+  /** Ends stdin and waits for the exit; SIGKILLs this child (only) if it lingers. */
+  const close = async (graceMs = 3000) => {
+    if (!exited) child.stdin.end();
+    const timer = setTimeout(() => {
+      if (!exited) child.kill("SIGKILL");
+    }, graceMs);
+    const result = await exit;
+    clearTimeout(timer);
+    return result;
+  };
+  return { child, pid: child.pid, request, notify, initialize, close, exit, stderr: () => stderr };
+}
+
+/** `tools/call` that throws on a JSON-RPC error or a tool error, returning structuredContent. */
+export async function callTool(rpc, name, args, timeoutMs) {
+  const response = await rpc.request("tools/call", { name, arguments: args }, timeoutMs);
+  if (response.error) throw new Error(`${name}: JSON-RPC error ${JSON.stringify(response.error)}`);
+  const result = response.result;
+  if (result.isError) throw new Error(`${name}: ${result.content?.[0]?.text ?? "tool error"}`);
+  return result.structuredContent;
+}
+
+/** Spawns a program and resolves on 'close' after draining both pipes (the raw reference). */
+export function rawRun(file, args = []) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let bytes = 0;
+    child.stdout.on("data", (chunk) => (bytes += chunk.length));
+    child.stderr.on("data", () => {});
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, bytes }));
+  });
+}
+
+/** Fields of /proc/<pid>/status in KiB (VmRSS, VmHWM, …). */
+export function procStatus(pid) {
+  const text = readFileSync(`/proc/${pid}/status`, "utf8");
+  const out = {};
+  for (const line of text.split("\n")) {
+    const match = /^(Vm\w+):\s+(\d+) kB/.exec(line);
+    if (match) out[match[1]] = Number(match[2]);
+  }
+  return out;
+}
+
+export const rssKiB = (pid) => procStatus(pid).VmRSS;
+
+export const fdCount = (pid) => readdirSync(`/proc/${pid}/fd`).length;
+
+/** Resets VmHWM to the current RSS (Linux ≥ 4.0, same user); false when not permitted. */
+export function resetPeakRss(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls RSS every `everyMs` until stopped; returns the maximum seen (KiB). */
+export function sampleRss(pid, everyMs = 5) {
+  let max = 0;
+  const tick = () => {
+    try {
+      max = Math.max(max, rssKiB(pid));
+    } catch {
+      // the process is gone
+    }
+  };
+  tick();
+  const timer = setInterval(tick, everyMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      tick();
+      return max;
+    },
+  };
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,681 @@
+// `npm run bench`: the performance targets of SPEC §16 and the leak check of §17, each measured
+// as a ratio against a reference run in the same process, at the same time, on the same machine.
+// Prints a Markdown table and writes the raw numbers as JSON (see BENCH_OUT below).
+// Exit 0 whether targets pass or miss; exit 1 only when a benchmark could not run at all.
+//
+// Environment:
+//   BENCH_QUICK=1        small counts (smoke test, < 30 s)
+//   BENCH_SEQUENTIAL=N   executions in the §17 sequential run (default 10000; quick 300)
+//   BENCH_ONLY=a,b       run only these benchmark ids (cold,call,parallel,big,paging,seq,doctor)
+//   BENCH_OUT=path       where the JSON goes (default $TMPDIR/system-command-mcp-bench/last-run.json)
+//   BENCH_KEEP=1         keep the temporary root/artifact/state directories
+
+import { spawn } from "node:child_process";
+import {
+  copyFileSync,
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import { pipeline } from "node:stream/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  callTool,
+  fdCount,
+  now,
+  p50,
+  percentile,
+  procStatus,
+  rawRun,
+  resetPeakRss,
+  rssKiB,
+  sampleRss,
+  sleep,
+  startRpc,
+} from "./lib.mjs";
+
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+const REPO_ROOT = path.resolve(BENCH_DIR, "..");
+const BUILT_ENTRY = path.join(REPO_ROOT, "dist/cli/main.js");
+const REFERENCE_SERVER = path.join(BENCH_DIR, "reference/minimal-server.mjs");
+const DOCTOR_BENCH = path.join(BENCH_DIR, "doctor.mjs");
+const MiB = 1024 * 1024;
+
+const QUICK = process.env.BENCH_QUICK === "1";
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
+const COUNTS = {
+  coldRuns: QUICK ? 3 : 15,
+  perCall: QUICK ? 30 : 300,
+  parallelCalls: QUICK ? 40 : 400,
+  parallelism: 4,
+  bigBytes: QUICK ? 8 * MiB : 100 * MiB,
+  bigRuns: QUICK ? 1 : 5,
+  pageBytes: MiB,
+  sequential: Number(process.env.BENCH_SEQUENTIAL ?? (QUICK ? 300 : 10_000)),
+};
+const OUT =
+  process.env.BENCH_OUT ?? path.join(os.tmpdir(), "system-command-mcp-bench", "last-run.json");
+
+if (process.platform !== "linux") {
+  console.error("bench: needs Linux (/proc) for RSS and fd sampling");
+  process.exit(1);
+}
+if (!existsSync(BUILT_ENTRY)) {
+  console.error("bench: dist/cli/main.js missing — run `npm run build`");
+  process.exit(1);
+}
+
+// ---------- fixture: private directories, manifest, environment ----------
+
+const TMP = realpathSync(mkdtempSync(path.join(os.tmpdir(), "scm-bench-")));
+const ROOT = path.join(TMP, "root");
+const ARTIFACTS = path.join(TMP, "artifacts");
+for (const dir of [ROOT, path.join(TMP, "state"), path.join(TMP, "cache")]) {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+// The server runs from a snapshot of dist/ (plus package.json and the manifest schema it reads,
+// node_modules linked) so that a rebuild during the run cannot mix two builds.
+const PKG = path.join(TMP, "pkg");
+cpSync(path.join(REPO_ROOT, "dist"), path.join(PKG, "dist"), { recursive: true });
+for (const file of ["package.json", "system-command-manifest.schema.json"]) {
+  copyFileSync(path.join(REPO_ROOT, file), path.join(PKG, file));
+}
+symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(PKG, "node_modules"), "dir");
+const CLI_ENTRY = path.join(PKG, "dist/cli/main.js");
+
+const TRUE = ["/bin/true", "/usr/bin/true"].find((file) => existsSync(file));
+const HEAD = ["/usr/bin/head", "/bin/head"].find((file) => existsSync(file));
+const MANIFEST = path.join(TMP, "manifest.json");
+writeFileSync(
+  MANIFEST,
+  JSON.stringify({
+    version: 2,
+    programs: {
+      true: { candidates: [TRUE] },
+      head: { candidates: [HEAD] },
+      node: { candidates: [process.execPath] },
+    },
+  }),
+);
+
+/** What an MCP host passes (a few variables), with XDG dirs kept inside the bench's temp dir. */
+function serverEnv() {
+  const env = {};
+  for (const name of ["HOME", "PATH", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "LANG"]) {
+    if (process.env[name] !== undefined) env[name] = process.env[name];
+  }
+  env.XDG_STATE_HOME = path.join(TMP, "state");
+  env.XDG_CACHE_HOME = path.join(TMP, "cache");
+  return env;
+}
+
+const SERVER_ARGS = [
+  CLI_ENTRY,
+  "serve",
+  "--root",
+  ROOT,
+  "--manifest",
+  MANIFEST,
+  "--artifact-dir",
+  ARTIFACTS,
+];
+const AUTO_SERVER_ARGS = [CLI_ENTRY, "serve", "--root", ROOT, "--artifact-dir", ARTIFACTS];
+
+function startServer(args = SERVER_ARGS) {
+  return startRpc(process.execPath, args, { env: serverEnv(), cwd: ROOT });
+}
+
+async function startReadyServer() {
+  const server = startServer();
+  await server.initialize();
+  return server;
+}
+
+const execTrue = (server) => callTool(server, "system_exec", { program: "true" });
+
+// ---------- results ----------
+
+const results = [];
+const fmtMs = (ms) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
+const fmtKiB = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
+
+function record(row) {
+  results.push(row);
+  const mark = row.pass === undefined ? "info" : row.pass ? "PASS" : "MISS";
+  console.error(`  [${mark}] ${row.name}: ${row.value} (target ${row.target ?? "—"})`);
+}
+
+// ---------- benchmarks ----------
+
+/** spawn → initialize → tools/list for one server process (ms), then a clean stdin-EOF exit. */
+async function coldStartOnce(args) {
+  const start = now();
+  const rpc = startRpc(process.execPath, args, { env: serverEnv(), cwd: ROOT });
+  await rpc.initialize();
+  const initializedAt = now();
+  const list = await rpc.request("tools/list", {});
+  const end = now();
+  if (list.error || !Array.isArray(list.result?.tools)) {
+    throw new Error(`tools/list failed: ${JSON.stringify(list.error)} ${rpc.stderr()}`);
+  }
+  await rpc.close();
+  return { total: end - start, initialize: initializedAt - start };
+}
+
+async function benchColdStart() {
+  const variants = {
+    reference: [REFERENCE_SERVER],
+    server: SERVER_ARGS,
+    automatic: AUTO_SERVER_ARGS,
+  };
+  const samples = { reference: [], server: [], automatic: [] };
+  for (const args of Object.values(variants)) await coldStartOnce(args); // warm the file cache
+  const names = Object.keys(variants);
+  for (let i = 0; i < COUNTS.coldRuns; i++) {
+    // rotate the order so no variant always runs right after another
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(i + k) % names.length];
+      samples[name].push((await coldStartOnce(variants[name])).total);
+    }
+  }
+  const reference = p50(samples.reference);
+  const server = p50(samples.server);
+  const automatic = p50(samples.automatic);
+  const ratio = server / reference;
+  record({
+    id: "cold",
+    name: "Cold start (spawn → initialize → tools/list), p50",
+    server: fmtMs(server),
+    reference: `${fmtMs(reference)} (minimal SDK server)`,
+    value: `${ratio.toFixed(2)}×`,
+    target: "≤ 1.25×",
+    pass: ratio <= 1.25,
+    raw: { runs: COUNTS.coldRuns, samples, ratio },
+  });
+  record({
+    id: "cold-auto",
+    name: "Cold start, automatic discovery mode (no manifest), p50",
+    server: fmtMs(automatic),
+    reference: fmtMs(reference),
+    value: `${(automatic / reference).toFixed(2)}×`,
+    target: undefined,
+    pass: undefined,
+    raw: { ratio: automatic / reference },
+  });
+}
+
+async function benchPerCall(server) {
+  for (let i = 0; i < 20; i++) {
+    await rawRun(TRUE);
+    await execTrue(server);
+  }
+  const raw = [];
+  const viaServer = [];
+  const block = 50;
+  // alternate blocks of raw and server calls so drift hits both equally
+  for (let done = 0; done < COUNTS.perCall; done += block) {
+    const n = Math.min(block, COUNTS.perCall - done);
+    for (let i = 0; i < n; i++) {
+      const t = now();
+      await rawRun(TRUE);
+      raw.push(now() - t);
+    }
+    for (let i = 0; i < n; i++) {
+      const t = now();
+      const result = await execTrue(server);
+      viaServer.push(now() - t);
+      if (result.exitCode !== 0) throw new Error(`true exited ${result.exitCode}`);
+    }
+  }
+  // the floor: one tools/call round trip to the minimal SDK server (no process spawned)
+  const reference = startRpc(process.execPath, [REFERENCE_SERVER], { env: serverEnv(), cwd: ROOT });
+  const echo = [];
+  try {
+    await reference.initialize();
+    for (let i = 0; i < 20 + COUNTS.perCall; i++) {
+      const t = now();
+      await callTool(reference, "echo", { text: "x" });
+      if (i >= 20) echo.push(now() - t);
+    }
+  } finally {
+    await reference.close();
+  }
+  const ratio = p50(viaServer) / p50(raw);
+  const floor = (p50(raw) + p50(echo)) / p50(raw);
+  record({
+    id: "call",
+    name: "Per-call overhead, /bin/true sequential, p50",
+    server: `${fmtMs(p50(viaServer))} (p90 ${fmtMs(percentile(viaServer, 90))})`,
+    reference: `${fmtMs(p50(raw))} (raw spawn; p90 ${fmtMs(percentile(raw, 90))})`,
+    value: `${ratio.toFixed(2)}×`,
+    target: "≤ 1.5×",
+    pass: ratio <= 1.5,
+    raw: { calls: COUNTS.perCall, p50Server: p50(viaServer), p50Raw: p50(raw), ratio },
+  });
+  record({
+    id: "call-floor",
+    name: "MCP round trip alone (minimal SDK server, echo tool), p50",
+    server: fmtMs(p50(echo)),
+    reference: fmtMs(p50(raw)),
+    value: `floor ${floor.toFixed(2)}×`,
+    target: undefined,
+    pass: undefined,
+    raw: { p50Echo: p50(echo), floor },
+  });
+}
+
+async function benchParallel(server) {
+  let rejected = 0;
+  const serverCall = async () => {
+    for (;;) {
+      try {
+        return await execTrue(server);
+      } catch (error) {
+        if (!String(error.message).includes("CONCURRENCY_LIMIT")) throw error;
+        rejected++; // counted and retried; a nonzero count is itself a finding
+      }
+    }
+  };
+  const rawCall = () => rawRun(TRUE);
+  const throughput = async (call) => {
+    let remaining = COUNTS.parallelCalls;
+    const worker = async () => {
+      while (remaining > 0) {
+        remaining--;
+        await call();
+      }
+    };
+    const t = now();
+    await Promise.all(Array.from({ length: COUNTS.parallelism }, worker));
+    return COUNTS.parallelCalls / ((now() - t) / 1000);
+  };
+  await throughput(rawCall);
+  await throughput(serverCall);
+  rejected = 0;
+  const rawRate = [];
+  const serverRate = [];
+  for (let round = 0; round < 2; round++) {
+    rawRate.push(await throughput(rawCall));
+    serverRate.push(await throughput(serverCall));
+  }
+  const rawBest = Math.max(...rawRate);
+  const serverBest = Math.max(...serverRate);
+  const ratio = serverBest / rawBest;
+  record({
+    id: "parallel",
+    name: `${COUNTS.parallelism} parallel callers, /bin/true, throughput`,
+    server: `${serverBest.toFixed(0)} calls/s${rejected ? ` (${rejected} CONCURRENCY_LIMIT retries)` : ""}`,
+    reference: `${rawBest.toFixed(0)} spawns/s (raw)`,
+    value: `${ratio.toFixed(2)}×`,
+    target: "≥ 0.6×",
+    pass: ratio >= 0.6,
+    raw: { calls: COUNTS.parallelCalls, rawRate, serverRate, rejected, ratio },
+  });
+}
+
+/** Reference floor for publishing: spawn, pipe stdout into a file with a write stream, close. */
+async function rawToFile(file, args, target) {
+  const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"] });
+  child.stderr.resume();
+  const done = new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", resolve);
+  });
+  await pipeline(child.stdout, createWriteStream(target));
+  await done;
+  rmSync(target, { force: true });
+}
+
+/** Returns the id of the last published artifact, for the paging benchmark. */
+async function benchBigOutput(server) {
+  const headArgs = ["-c", String(COUNTS.bigBytes), "/dev/zero"];
+  const bigExec = () =>
+    callTool(
+      server,
+      "system_exec",
+      { program: "head", args: headArgs, timeoutMs: 300_000 },
+      400_000,
+    );
+  // load the spool/publish code paths before taking the baseline
+  await callTool(server, "system_exec", {
+    program: "head",
+    args: ["-c", String(MiB), "/dev/zero"],
+  });
+  await rawRun(HEAD, headArgs);
+  const raw = [];
+  const viaServer = [];
+  const growth = [];
+  const toFile = [];
+  let peakReset = true;
+  let artifactId;
+  for (let i = 0; i < COUNTS.bigRuns; i++) {
+    const t = now();
+    const drained = await rawRun(HEAD, headArgs);
+    raw.push(now() - t);
+    if (drained.bytes !== COUNTS.bigBytes) throw new Error(`raw head gave ${drained.bytes} bytes`);
+
+    const f = now();
+    await rawToFile(HEAD, headArgs, path.join(TMP, "raw-to-file.bin"));
+    toFile.push(now() - f);
+
+    await sleep(200);
+    const baseline = rssKiB(server.pid);
+    peakReset = resetPeakRss(server.pid) && peakReset;
+    const sampler = sampleRss(server.pid, 5);
+    const s = now();
+    const result = await bigExec();
+    viaServer.push(now() - s);
+    const sampledPeak = sampler.stop();
+    const hwm = peakReset ? procStatus(server.pid).VmHWM : 0;
+    growth.push(Math.max(sampledPeak, hwm) - baseline);
+    if (result.stdout.totalBytes !== COUNTS.bigBytes) {
+      throw new Error(`server saw ${result.stdout.totalBytes} bytes`);
+    }
+    if (result.artifact.status !== "published") {
+      throw new Error(`artifact ${JSON.stringify(result.artifact)}`);
+    }
+    artifactId = result.artifact.id;
+  }
+  const ratio = p50(viaServer) / p50(raw);
+  const maxGrowth = Math.max(...growth);
+  const mib = COUNTS.bigBytes / MiB;
+  record({
+    id: "big-wall",
+    name: `${mib} MiB to stdout, published artifact: wall, p50 of ${COUNTS.bigRuns}`,
+    server: fmtMs(p50(viaServer)),
+    reference: `${fmtMs(p50(raw))} (raw spawn, drained)`,
+    value: `${ratio.toFixed(2)}×`,
+    target: "≤ 1.3×",
+    pass: ratio <= 1.3,
+    raw: { bytes: COUNTS.bigBytes, viaServer, raw, ratio },
+  });
+  record({
+    id: "big-file",
+    name: `${mib} MiB: raw spawn drained into a file (what keeping the bytes costs)`,
+    server: fmtMs(p50(viaServer)),
+    reference: fmtMs(p50(toFile)),
+    value: `${(p50(viaServer) / p50(toFile)).toFixed(2)}× (file ${(p50(toFile) / p50(raw)).toFixed(2)}× raw)`,
+    target: undefined,
+    pass: undefined,
+    raw: { toFile },
+  });
+  record({
+    id: "big-rss",
+    name: `${mib} MiB to stdout: server RSS growth (peak − before), worst of ${COUNTS.bigRuns}`,
+    server: fmtKiB(maxGrowth),
+    reference: "RSS before the call",
+    value: fmtKiB(maxGrowth),
+    target: "≤ 16 MiB",
+    pass: maxGrowth <= 16 * 1024,
+    raw: {
+      growthKiB: growth,
+      peakFrom: peakReset ? "VmHWM after clear_refs + 5 ms polling" : "5 ms polling",
+    },
+  });
+  return artifactId;
+}
+
+async function benchPaging(server, artifactId) {
+  const pageAll = async () => {
+    let offset = 0;
+    let pages = 0;
+    for (;;) {
+      const page = await callTool(server, "system_output", {
+        id: artifactId,
+        stream: "stdout",
+        offset,
+        limit: COUNTS.pageBytes,
+        encoding: "base64",
+      });
+      if (pages === 0 && Buffer.from(page.base64, "base64").length !== page.bytes) {
+        throw new Error("base64 page does not decode to `bytes`");
+      }
+      pages++;
+      offset = page.nextOffset;
+      if (page.eof) return { bytes: offset, pages };
+      if (page.bytes === 0) throw new Error(`empty page at ${offset} before eof`);
+    }
+  };
+  const rates = [];
+  let last;
+  for (let round = 0; round < 2; round++) {
+    const t = now();
+    last = await pageAll();
+    rates.push(last.bytes / MiB / ((now() - t) / 1000));
+  }
+  if (last.bytes !== COUNTS.bigBytes) throw new Error(`paged ${last.bytes} bytes`);
+  const rate = Math.max(...rates);
+  record({
+    id: "paging",
+    name: `system_output paging of a ${COUNTS.bigBytes / MiB} MiB artifact, 1 MiB base64 pages`,
+    server: `${rate.toFixed(0)} MiB/s (${last.pages} pages)`,
+    reference: "absolute target",
+    value: `${rate.toFixed(0)} MiB/s`,
+    target: "≥ 60 MiB/s",
+    pass: rate >= 60,
+    raw: { rates, pages: last.pages },
+  });
+}
+
+async function benchSequential() {
+  const server = await startReadyServer();
+  try {
+    for (let i = 0; i < 200; i++) await execTrue(server);
+    await sleep(300);
+    const fd0 = fdCount(server.pid);
+    const rss0 = rssKiB(server.pid);
+    const trace = [];
+    const every = Math.max(1, Math.floor(COUNTS.sequential / 10));
+    const t = now();
+    for (let i = 1; i <= COUNTS.sequential; i++) {
+      const result = await execTrue(server);
+      if (result.exitCode !== 0) throw new Error(`true exited ${result.exitCode}`);
+      if (i % every === 0) trace.push({ i, rssKiB: rssKiB(server.pid), fds: fdCount(server.pid) });
+    }
+    const seconds = (now() - t) / 1000;
+    await sleep(500);
+    const fd1 = fdCount(server.pid);
+    const rss1 = rssKiB(server.pid);
+    const rssGrowth = (rss1 - rss0) / rss0;
+    const middle = trace[Math.floor(trace.length / 2) - 1];
+    const lateGrowth = middle ? (rss1 - middle.rssKiB) / middle.rssKiB : NaN;
+    record({
+      id: "seq",
+      name: `${COUNTS.sequential} sequential executions (§17): open fds`,
+      server: `${fd0} → ${fd1}`,
+      reference: "fds before",
+      value: `${fd1 - fd0 >= 0 ? "+" : ""}${fd1 - fd0}`,
+      target: "no growth",
+      pass: fd1 <= fd0,
+      raw: { fd0, fd1, seconds, trace },
+    });
+    record({
+      id: "seq-rss",
+      name: `${COUNTS.sequential} sequential executions (§17): RSS`,
+      server: `${fmtKiB(rss0)} → ${fmtKiB(rss1)} (${(COUNTS.sequential / seconds).toFixed(0)} calls/s)`,
+      reference: "RSS before",
+      value: `${rssGrowth >= 0 ? "+" : ""}${(rssGrowth * 100).toFixed(1)} %`,
+      target: "< 10 %",
+      pass: rssGrowth < 0.1,
+      raw: { rss0, rss1, rssGrowth },
+    });
+    if (middle) {
+      record({
+        id: "seq-rss-late",
+        name: `… RSS over the second half only (after ${middle.i} executions)`,
+        server: `${fmtKiB(middle.rssKiB)} → ${fmtKiB(rss1)}`,
+        reference: `RSS after ${middle.i}`,
+        value: `${lateGrowth >= 0 ? "+" : ""}${(lateGrowth * 100).toFixed(1)} %`,
+        target: undefined,
+        pass: undefined,
+        raw: { lateGrowth },
+      });
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+/** bench/doctor.mjs (written separately) prints one JSON line; it is shown as it reports itself. */
+async function benchDoctor() {
+  if (!existsSync(DOCTOR_BENCH)) {
+    console.error("  (bench/doctor.mjs not present: static doctor benchmark skipped)");
+    return;
+  }
+  const { code, stdout, stderr } = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [DOCTOR_BENCH], {
+      env: {
+        ...process.env,
+        BENCH_CLI_ENTRY: CLI_ENTRY,
+        ...(QUICK && !process.env.BENCH_RUNS ? { BENCH_RUNS: "3" } : {}),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => (err += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 300_000);
+    child.once("error", reject);
+    child.once("close", (exitCode) => {
+      clearTimeout(timer);
+      resolve({ code: exitCode, stdout: out, stderr: err });
+    });
+  });
+  const line = stdout.trim().split("\n").filter(Boolean).pop();
+  if (code !== 0 || !line) throw new Error(`bench/doctor.mjs exited ${code}: ${stderr.trim()}`);
+  const report = JSON.parse(line);
+  const ratio = Number(report.ratio);
+  const target = Number(report.target ?? 1.5);
+  const ms = (key) => (typeof report[key] === "number" ? fmtMs(report[key]) : undefined);
+  record({
+    id: "doctor",
+    name: report.name ?? "Static doctor, 100 programs, p50",
+    server: ms("doctorMs") ?? ms("p50Ms") ?? ms("value") ?? JSON.stringify(report),
+    reference: ms("nodeMs") ?? ms("referenceMs") ?? ms("reference") ?? 'bare `node -e ""`',
+    value: Number.isFinite(ratio) ? `${ratio.toFixed(2)}×` : "?",
+    target: `≤ ${target}×`,
+    pass:
+      typeof report.pass === "boolean" ? report.pass : Number.isFinite(ratio) && ratio <= target,
+    raw: report,
+  });
+}
+
+// ---------- main ----------
+
+const errors = [];
+async function step(id, label, fn, always = false) {
+  if (!always && ONLY && !ONLY.has(id)) return undefined;
+  console.error(`bench: ${label} …`);
+  try {
+    return await fn();
+  } catch (error) {
+    errors.push({ id, error: String(error?.stack ?? error) });
+    results.push({
+      id,
+      name: label,
+      value: "ERROR",
+      target: "",
+      pass: false,
+      error: String(error),
+    });
+    console.error(`  [ERROR] ${label}: ${error?.message ?? error}`);
+    return undefined;
+  }
+}
+
+const started = now();
+console.error(
+  `bench: ${QUICK ? "QUICK mode, " : ""}node ${process.version}, ${os.cpus().length} CPUs, temp ${TMP}`,
+);
+try {
+  await step("cold", "cold start", benchColdStart);
+  let main;
+  const needMain = ["call", "parallel", "big", "paging"].some((id) => !ONLY || ONLY.has(id));
+  if (needMain) main = await step("server", "starting the server", startReadyServer, true);
+  if (main) {
+    await step("call", "per-call overhead", () => benchPerCall(main));
+    await step("parallel", "parallel throughput", () => benchParallel(main));
+    const artifactId = await step("big", "large output", () => benchBigOutput(main));
+    if (artifactId || (ONLY && ONLY.has("paging"))) {
+      await step("paging", "artifact paging", async () => {
+        const id =
+          artifactId ??
+          (
+            await callTool(
+              main,
+              "system_exec",
+              {
+                program: "head",
+                args: ["-c", String(COUNTS.bigBytes), "/dev/zero"],
+                timeoutMs: 300_000,
+              },
+              400_000,
+            )
+          ).artifact.id;
+        await benchPaging(main, id);
+      });
+    }
+    await main.close();
+  }
+  await step("seq", "sequential executions", benchSequential);
+  await step("doctor", "static doctor", benchDoctor);
+} finally {
+  if (process.env.BENCH_KEEP !== "1") rmSync(TMP, { recursive: true, force: true });
+}
+
+const totalSeconds = (now() - started) / 1000;
+const header = "| Benchmark | system-command-mcp | Reference | Result | Target | |";
+const rule = "|---|---|---|---|---|---|";
+const lines = results.map(
+  (row) =>
+    `| ${row.name} | ${row.server ?? ""} | ${row.reference ?? ""} | ${row.value} | ${row.target ?? ""} | ${
+      row.pass === undefined ? "info" : row.pass ? "pass" : "**miss**"
+    } |`,
+);
+const misses = results.filter((row) => row.pass === false);
+console.log(
+  [
+    `system-command-mcp bench — ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ` +
+      `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), ${os.platform()} ${os.release()}` +
+      `${QUICK ? ", QUICK" : ""}`,
+    "",
+    header,
+    rule,
+    ...lines,
+    "",
+    `${results.length - misses.length} of ${results.length} rows pass or are informational; ` +
+      `${misses.length} miss. Total ${totalSeconds.toFixed(0)} s.`,
+  ].join("\n"),
+);
+
+mkdirSync(path.dirname(OUT), { recursive: true });
+writeFileSync(
+  OUT,
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      quick: QUICK,
+      counts: COUNTS,
+      totalSeconds,
+      results,
+      errors,
+    },
+    null,
+    2,
+  ) + "\n",
+);
+console.error(`bench: results written to ${OUT}`);
+process.exit(errors.length > 0 ? 1 : 0);

@@ -13,7 +13,14 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const root = mkdtempSync(path.join(os.tmpdir(), "scm-demo-"));
 const transport = new StdioClientTransport({
   command: process.execPath,
-  args: [path.join(repo, "dist/cli/main.js"), "serve", "--root", root, "--artifact-dir", path.join(root, ".artifacts")],
+  args: [
+    path.join(repo, "dist/cli/main.js"),
+    "serve",
+    "--root",
+    root,
+    "--artifact-dir",
+    path.join(root, ".artifacts"),
+  ],
   stderr: "inherit",
 });
 const client = new Client({ name: "demo", version: "1.0.0" });
@@ -26,7 +33,10 @@ function show(title, value) {
 try {
   await client.connect(transport);
   const { tools } = await client.listTools();
-  show("tools/list", tools.map((tool) => `${tool.name}: ${tool.description.slice(0, 90)}…`).join("\n"));
+  show(
+    "tools/list",
+    tools.map((tool) => `${tool.name}: ${tool.description.slice(0, 90)}…`).join("\n"),
+  );
 
   const environment = await client.callTool({ name: "system_environment", arguments: {} });
   const { mode, programs, roots } = environment.structuredContent;
@@ -40,13 +50,19 @@ try {
 
   const failing = await client.callTool({
     name: "system_exec",
-    arguments: { program: "node", args: ["-e", "console.error('no such file: config.json'); process.exit(2)"] },
+    arguments: {
+      program: "node",
+      args: ["-e", "console.error('no such file: config.json'); process.exit(2)"],
+    },
   });
   show("system_exec with a nonzero exit (a result, not an error)", failing.structuredContent);
 
   const big = await client.callTool({
     name: "system_exec",
-    arguments: { program: "node", args: ["-e", "for (let i = 1; i <= 5000; i++) console.log('line ' + i)"] },
+    arguments: {
+      program: "node",
+      args: ["-e", "for (let i = 1; i <= 5000; i++) console.log('line ' + i)"],
+    },
   });
   const { stdout, artifact } = big.structuredContent;
   show("system_exec with 5000 lines (truncated excerpt)", {
@@ -64,7 +80,10 @@ try {
     show("system_output page at byte 40000", page.structuredContent);
   }
 
-  const refused = await client.callTool({ name: "system_exec", arguments: { program: "bash", args: ["-c", "ls"] } });
+  const refused = await client.callTool({
+    name: "system_exec",
+    arguments: { program: "bash", args: ["-c", "ls"] },
+  });
   show("a tool error (what the model sees)", refused.content[0].text);
 } finally {
   await client.close();

@@ -120,7 +120,9 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
     try {
       expect(await eventually(() => readdirSync(registryDir()).length === 0, 10_000)).toBe(true);
       expect(isAlive(pid)).toBe(true);
-      expect(server.stderr()).toContain("left 1 reused group id(s) alone");
+      expect(
+        await eventually(() => server.stderr().includes("left 1 reused group id(s) alone")),
+      ).toBe(true);
     } finally {
       await server.close();
     }

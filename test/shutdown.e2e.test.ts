@@ -133,6 +133,7 @@ describe("shutdown with an execution running", () => {
       });
       expect(await eventually(() => existsSync(pidFile), 20_000)).toBe(true);
       server.child.kill("SIGTERM");
+      expect(await eventually(() => server.stderr().includes("shutting down"), 5_000)).toBe(true);
       server.send({
         jsonrpc: "2.0",
         id: 2,

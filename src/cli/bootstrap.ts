@@ -4,7 +4,6 @@
 import os from "node:os";
 import { CommandError } from "../errors.js";
 import { openArtifactStore } from "../artifacts/store.js";
-import { createNodeSelector } from "../node/index.js";
 import { loadCatalog } from "../programs/load-catalog.js";
 import type { ProgramCatalog } from "../programs/catalog.js";
 import { normalizeRoots, type Root } from "../roots/roots.js";
@@ -43,8 +42,10 @@ export async function bootstrap(
   if (!options.manifest && givenRoots.length === 0) warnOnBroadCwd(roots[0]!.path);
   const catalog = await loadCatalog({ manifestPath: options.manifest, startupEnv: process.env });
   const node =
-    catalog.manifestVersion !== undefined
-      ? await createNodeSelector({
+    catalog.manifestVersion !== undefined && (catalog.projectNode || catalog.nodeResolution)
+      ? await (
+          await import("../node/index.js")
+        ).createNodeSelector({
           manifestVersion: catalog.manifestVersion,
           projectNode: catalog.projectNode,
           nodeResolution: catalog.nodeResolution,

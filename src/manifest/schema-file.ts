@@ -14,6 +14,11 @@ export function manifestSchemaPath(): string {
   return fileURLToPath(MANIFEST_SCHEMA_URL);
 }
 
+/** The shipped schema file's text. */
+export function readManifestSchemaText(): string {
+  return readFileSync(MANIFEST_SCHEMA_URL, "utf8");
+}
+
 /** Reads and parses the shipped schema file; a broken installation is a programming error. */
 export function readManifestSchema(): Record<string, unknown> {
   const text = readFileSync(MANIFEST_SCHEMA_URL, "utf8");

@@ -1,27 +1,23 @@
 // Validates a manifest against the shipped JSON Schema with ajv, compiled once per process (SPEC §9).
+// A valid manifest is checked by the validator the build precompiled from the same schema file
+// (when its hash matches the file); ajv itself is loaded only to compile, or to explain a failure.
 
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
 import { CommandError } from "../errors.js";
-import { readManifestSchema } from "./schema-file.js";
+import { AJV_OPTIONS } from "./ajv-options.js";
+import { readManifestSchemaText } from "./schema-file.js";
 import { describeSchemaErrors, describeValue, summariseProblems } from "./schema-errors.js";
 import type { Manifest } from "./types.js";
 
 /** The manifest versions, each a branch of the schema's root `oneOf`. */
 export const MANIFEST_VERSIONS = [1, 2] as const;
 
-/**
- * The schema file is checked against the draft 2020-12 meta-schema by the test suite, not at every
- * start (that doubles compile time); strict mode still rejects unknown keywords while compiling.
- */
-const AJV_OPTIONS = {
-  strict: true,
-  strictRequired: false,
-  allowUnionTypes: true,
-  allErrors: true,
-  verbose: true,
-  validateSchema: false,
-  code: { optimize: false },
-} as const;
+const require = createRequire(import.meta.url);
+
+/** Where the build puts the precompiled validator (beside this module in dist/). */
+const PRECOMPILED_VALIDATOR = "./manifest-schema.validator.cjs";
 
 interface CompiledSchema {
   ajv: Ajv2020;
@@ -31,12 +27,33 @@ interface CompiledSchema {
 }
 
 let compiled: CompiledSchema | undefined;
+let precompiled: ((value: unknown) => boolean) | null | undefined;
+
+/** The build's validator for the current schema file, or null (absent, or built from another). */
+function precompiledValidator(): ((value: unknown) => boolean) | null {
+  if (precompiled !== undefined) return precompiled;
+  precompiled = null;
+  try {
+    const module = require(PRECOMPILED_VALIDATOR) as {
+      default?: (value: unknown) => boolean;
+      schemaHash?: string;
+    };
+    const hash = createHash("sha256").update(readManifestSchemaText()).digest("hex");
+    if (typeof module.default === "function" && module.schemaHash === hash) {
+      precompiled = module.default;
+    }
+  } catch {
+    // not built (tests running from src/): compile instead
+  }
+  return precompiled;
+}
 
 /** Compiles the root schema once per process. */
 function compiledSchema(): CompiledSchema {
   if (compiled !== undefined) return compiled;
-  const schema = readManifestSchema();
-  const ajv = new Ajv2020(AJV_OPTIONS);
+  const schema = JSON.parse(readManifestSchemaText()) as Record<string, unknown>;
+  const { Ajv2020: AjvClass } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+  const ajv = new AjvClass(AJV_OPTIONS);
   compiled = { ajv, schema, root: ajv.compile(schema), branches: new Map() };
   return compiled;
 }
@@ -74,6 +91,7 @@ function versionedProblems(value: unknown, schema: CompiledSchema): string[] {
 
 /** Throws INVALID_MANIFEST unless the value satisfies the shipped schema. */
 export function assertSchemaValid(value: unknown): asserts value is Manifest {
+  if (precompiledValidator()?.(value)) return;
   const schema = compiledSchema();
   if (schema.root(value)) return;
   let problems = versionedProblems(value, schema);

@@ -2,7 +2,8 @@
 // groups it started; a later server kills the leftovers of servers that died without cleaning up.
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { listGroupMembers, processStartTicks } from "./proc-table.js";
@@ -10,6 +11,12 @@ import { listGroupMembers, processStartTicks } from "./proc-table.js";
 const STATE_DIR_MODE = 0o700;
 const STATE_FILE_MODE = 0o600;
 const PS_TIMEOUT_MS = 2_000;
+/**
+ * Changes are written this long after they happen, coalesced: an execution shorter than this
+ * never touches the disk. A server killed within this window after a spawn leaves that group
+ * unrecorded — the price of keeping the write off the per-call path.
+ */
+const FLUSH_DELAY_MS = 10;
 
 interface GroupRecord {
   pgid: number;
@@ -60,12 +67,16 @@ function startedAtOrAfter(a: string, b: string): boolean {
   return Date.parse(a) >= Date.parse(b);
 }
 
-/** This server's registry file: rewritten atomically whenever a group starts or ends. */
+/** This server's registry file: rewritten atomically (and asynchronously) as groups come and go. */
 export class GroupRegistry {
   private readonly groups = new Map<number, GroupRecord>();
   private readonly file: string;
   private readonly serverStartTime: string;
   private broken = false;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+  private written = JSON.stringify([]);
 
   constructor(private readonly dir: string) {
     this.serverStartTime = processStartTime(process.pid) ?? "unknown";
@@ -77,34 +88,66 @@ export class GroupRegistry {
     const leaderStartTime = processStartTime(pgid);
     if (leaderStartTime === undefined) return; // already gone
     this.groups.set(pgid, { pgid, leaderStartTime });
-    this.write();
+    this.schedule();
   }
 
   /** Forgets a group whose execution ended (its tree was cleaned up). */
   remove(pgid: number): void {
-    if (this.groups.delete(pgid)) this.write();
+    if (this.groups.delete(pgid)) this.schedule();
   }
 
-  /** Removes this server's file (clean shutdown). */
-  close(): void {
+  /** Writes the current groups now (a background execution is recorded before its handle returns). */
+  async persist(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  /** Waits for pending writes, then removes this server's file (clean shutdown). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.writing?.catch(() => {});
     rmSync(this.file, { force: true });
+    rmSync(`${this.file}.tmp`, { force: true });
   }
 
-  private write(): void {
-    if (this.broken) return;
-    const content: RegistryContent = {
-      serverPid: process.pid,
-      serverStartTime: this.serverStartTime,
-      groups: [...this.groups.values()],
-    };
+  private schedule(): void {
+    if (this.broken || this.closed || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, FLUSH_DELAY_MS);
+    this.timer.unref();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.writing) {
+      await this.writing.catch(() => {});
+      return this.flush();
+    }
+    const groups = JSON.stringify([...this.groups.values()]);
+    if (groups === this.written || this.closed) return;
+    const content = `{"serverPid":${process.pid},"serverStartTime":${JSON.stringify(
+      this.serverStartTime,
+    )},"groups":${groups}}`;
+    this.writing = this.writeAtomically(content).then(() => {
+      this.written = groups;
+    });
     try {
-      mkdirSync(this.dir, { recursive: true, mode: STATE_DIR_MODE });
-      const temp = `${this.file}.tmp`;
-      writeFileSync(temp, JSON.stringify(content), { mode: STATE_FILE_MODE });
-      renameSync(temp, this.file);
+      await this.writing;
     } catch {
       this.broken = true; // crash safety is best effort; executions must not fail for it
+    } finally {
+      this.writing = undefined;
     }
+  }
+
+  private async writeAtomically(content: string): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: STATE_DIR_MODE });
+    const temp = `${this.file}.tmp`;
+    await writeFile(temp, content, { mode: STATE_FILE_MODE });
+    await rename(temp, this.file);
   }
 }
 

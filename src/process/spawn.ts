@@ -1,7 +1,6 @@
 // Starts one program with no shell, in its own process group on POSIX (SPEC §6.1, §3.1).
 
 import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
-import crossSpawn from "cross-spawn";
 import { CommandError, errnoCode } from "../errors.js";
 
 export interface LaunchSpec {
@@ -23,9 +22,10 @@ export type StartedChild = ChildProcess & {
 };
 
 /** Spawns and resolves once the OS started the process; a failure is SPAWN_FAILED with the errno. */
-export function launch(spec: LaunchSpec): Promise<StartedChild> {
+export async function launch(spec: LaunchSpec): Promise<StartedChild> {
   const windows = (spec.platform ?? process.platform) === "win32";
-  const spawnImpl = windows ? crossSpawn : nodeSpawn;
+  // cross-spawn (PATHEXT, .cmd shims) is only needed, and only loaded, on Windows.
+  const spawnImpl = windows ? (await import("cross-spawn")).default : nodeSpawn;
   return new Promise((resolve, reject) => {
     let child: ChildProcess;
     try {

@@ -1,7 +1,6 @@
 // Working Directory Roots: normalisation at startup and cwd authorisation per request (SPEC §11).
 
 import { realpathSync, statSync } from "node:fs";
-import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { CommandError, errnoCode } from "../errors.js";
 
@@ -49,8 +48,12 @@ export function isInside(child: string, parent: string): boolean {
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }
 
-/** Decides the real working directory of a request, or throws the §11 error that applies. */
-export async function authorizeCwd(roots: Root[], requested: string | undefined): Promise<string> {
+/**
+ * Decides the real working directory of a request, or throws the §11 error that applies.
+ * Synchronous on purpose: three local metadata calls cost microseconds on the main thread and
+ * more than that as a thread-pool round trip each, on every call.
+ */
+export function authorizeCwd(roots: Root[], requested: string | undefined): string {
   let absolute: string;
   if (requested === undefined || !path.isAbsolute(requested)) {
     if (roots.length !== 1) {
@@ -66,12 +69,12 @@ export async function authorizeCwd(roots: Root[], requested: string | undefined)
   }
   const lexicalRoot =
     roots.length === 1 ? roots[0] : roots.find((root) => isInside(absolute, root.path));
-  if (lexicalRoot) await checkRootIdentity(lexicalRoot);
+  if (lexicalRoot) checkRootIdentity(lexicalRoot);
 
   let real: string;
   try {
-    real = await realpath(absolute);
-    const info = await stat(real);
+    real = realpathSync.native(absolute);
+    const info = statSync(real);
     if (!info.isDirectory()) {
       throw new CommandError("CWD_NOT_FOUND", `cwd ${requested} exists but is not a directory`);
     }
@@ -91,14 +94,14 @@ export async function authorizeCwd(roots: Root[], requested: string | undefined)
         .join(", ")})`,
     );
   }
-  if (realRoot !== lexicalRoot) await checkRootIdentity(realRoot);
+  if (realRoot !== lexicalRoot) checkRootIdentity(realRoot);
   return real;
 }
 
 /** Throws ROOT_UNAVAILABLE when a Root is gone or is no longer the directory seen at startup. */
-async function checkRootIdentity(root: Root): Promise<void> {
+function checkRootIdentity(root: Root): void {
   try {
-    const info = await stat(root.path, { bigint: true });
+    const info = statSync(root.path, { bigint: true });
     if (info.isDirectory() && info.dev === root.dev && info.ino === root.ino) return;
   } catch {
     // fall through

@@ -56,7 +56,16 @@ export function newExecutionId(): string {
   return randomBytes(16).toString("hex");
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Resolves with the promise's value, or with `fallback` after `ms` (the timer is cleared). */
+async function within<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** A running (or finished) execution. Create with `Execution.start`. */
 export class Execution {
@@ -216,13 +225,14 @@ export class Execution {
     } else {
       clearTimeout(timer);
       steps = await this.terminate();
-      exit = await Promise.race([exited, sleep(EXIT_AFTER_KILL_WAIT_MS).then(() => undefined)]);
+      exit = await within(exited, EXIT_AFTER_KILL_WAIT_MS, undefined);
     }
 
-    const pipesClosed = await Promise.race([
+    const pipesClosed = await within(
       drained.then(() => true),
-      sleep(PIPES_HELD_OPEN_WAIT_MS).then(() => false),
-    ]);
+      PIPES_HELD_OPEN_WAIT_MS,
+      false,
+    );
     if (!pipesClosed) {
       child.stdout.destroy();
       child.stderr.destroy();

@@ -1,7 +1,7 @@
 // Live reads of a handed-out execution: pages of the spool with an optional wait for more bytes,
 // and line-by-line pattern matching for system_wait `until` (§19, §3.3).
 
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import { CommandError } from "../errors.js";
 import {
   MAX_MATCH_TEXT_BYTES,
@@ -61,15 +61,16 @@ export async function readLivePage(
 }
 
 /** Compiles an `until.pattern` (RE2 syntax, linear time) or throws INVALID_PATTERN. */
-export function compilePattern(pattern: string): RE2JS {
+export async function compilePattern(pattern: string): Promise<RE2JS> {
   if (pattern.length > MAX_PATTERN_CHARS) {
     throw new CommandError(
       "INVALID_PATTERN",
       `until.pattern may have at most ${MAX_PATTERN_CHARS} characters, got ${pattern.length}`,
     );
   }
+  const { RE2JS: Engine } = await import("re2js"); // loaded on the first `until`, not at startup
   try {
-    return RE2JS.compile(pattern);
+    return Engine.compile(pattern);
   } catch (error) {
     throw new CommandError(
       "INVALID_PATTERN",

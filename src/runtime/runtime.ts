@@ -49,7 +49,7 @@ export interface RuntimeOptions {
   node?: NodeLauncher;
   platform?: NodeJS.Platform;
   /** Told about every spawned process group and its end (crash-safe registry, §19). */
-  groups?: { add(pid: number): void; remove(pid: number): void };
+  groups?: { add(pid: number): void; remove(pid: number): void; persist(): Promise<void> };
 }
 
 /** What a system_wait call may ask for. */
@@ -114,7 +114,7 @@ export class CommandRuntime {
   async wait(request: WaitRequest, options: ExecOptions = {}): Promise<ExecutionReport> {
     this.assertOpen();
     const waitMs = checkWait(request.waitMs) ?? DEFAULT_WAIT_MS;
-    const scanners = request.until ? this.scanners(request.until) : [];
+    const scanners = request.until ? await this.scanners(request.until) : [];
     const execution = this.handles.get(request.executionId);
     const stopProgress = options.onProgress ? execution.onProgress(options.onProgress) : undefined;
     const deadline = Date.now() + waitMs;
@@ -195,7 +195,10 @@ export class CommandRuntime {
     const running = [...this.active];
     for (const execution of running) execution.shutdown();
     const all = Promise.allSettled(running.map((e) => e.result));
-    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS))]);
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+    await Promise.race([all, cap]);
+    clearTimeout(timer);
     await this.handles.clear();
     await this.options.artifacts?.close();
   }
@@ -209,8 +212,8 @@ export class CommandRuntime {
     }
   }
 
-  private scanners(until: NonNullable<WaitRequest["until"]>): LineScanner[] {
-    const pattern = compilePattern(until.pattern);
+  private async scanners(until: NonNullable<WaitRequest["until"]>): Promise<LineScanner[]> {
+    const pattern = await compilePattern(until.pattern);
     const from = until.fromOffset ?? 0;
     const streams: StreamName[] = until.stream ? [until.stream] : ["stdout", "stderr"];
     return streams.map((stream) => new LineScanner(stream, from, pattern));
@@ -274,6 +277,7 @@ export class CommandRuntime {
     checkYield(request.yieldMs);
     const timeoutMs = backgroundTimeout(program, request.timeoutMs);
     const execution = await this.start(program, request, timeoutMs, "background", true);
+    await this.options.groups?.persist();
     return this.handOut(execution);
   }
 
@@ -297,7 +301,7 @@ export class CommandRuntime {
       }
     };
     try {
-      const cwd = await authorizeCwd(this.options.roots, request.cwd);
+      const cwd = authorizeCwd(this.options.roots, request.cwd);
       const plan = await this.options.node?.select(program.name, cwd);
       const execution = await Execution.start({
         launch: this.launchSpec(program, plan, args, cwd, input !== undefined),

@@ -200,6 +200,48 @@ describe("codex exec against a mock model", () => {
     expect(await waitForNoProcesses(workspace.root)).toEqual([]);
   });
 
+  it("finishes a program longer than tool_timeout_sec through yield and system_wait", async () => {
+    // Codex cancels a call after tool_timeout_sec (5 s here); the program runs 8 s. The scripted
+    // calls pass yieldMs and waitMs well below that, so no call is ever cut off.
+    const slow = "setTimeout(() => console.log('done after 8 s'), 8000)";
+    const waitStep = (outputs: string[]) => {
+      const handle = JSON.parse(modelPayload(outputs[0] ?? "")) as { executionId?: string };
+      return { executionId: handle.executionId ?? "missing", waitMs: 3_000 };
+    };
+    mock = await startMockResponses([
+      {
+        tool: "system_exec",
+        args: () => ({ program: "node", args: ["-e", slow], yieldMs: 1_500, timeoutMs: 60_000 }),
+      },
+      ...Array.from({ length: 5 }, () => ({ tool: "system_wait", args: waitStep })),
+    ]);
+    const toml = codexConfigFor(workspace.launch).replace(
+      /tool_timeout_sec = \d+/,
+      "tool_timeout_sec = 5",
+    );
+    expect(toml).toContain("tool_timeout_sec = 5");
+    const codexHome = home(toml);
+    const run = await runCodex(codexHome, codexExecArgs(mock.baseUrl, "run the scripted calls"));
+    expect(run.code, run.stderr).toBe(0);
+
+    const calls = completedToolCalls(run.stdout);
+    expect(calls.map((call) => call.tool)).toEqual([
+      "system_exec",
+      ...Array(5).fill("system_wait"),
+    ]);
+    for (const call of calls) expect(call.status, JSON.stringify(call.error)).toBe("completed");
+    const results = calls.map((call) => call.result?.structured_content as Record<string, any>);
+    expect(results[0]?.status).toBe("running");
+    expect(results.slice(1).some((result) => result.status === "running")).toBe(true);
+    const last = results.at(-1)!;
+    expect(last.status).toBe("completed");
+    expect(last.executionId).toBe(results[0]?.executionId);
+    expect(last.exitCode).toBe(0);
+    expect(last.stdout.text).toBe("done after 8 s\n");
+    expect(mock.errors).toEqual([]);
+    expect(await waitForNoProcesses(workspace.root)).toEqual([]);
+  });
+
   it("reports a tool error as an error result the model can read", async () => {
     mock = await startMockResponses([
       { tool: "system_exec", args: () => ({ program: "no-such-program" }) },

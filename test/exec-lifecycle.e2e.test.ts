@@ -25,16 +25,7 @@ beforeAll(async () => {
   dir = tempDir();
   const manifest = writeManifest(dir);
   server = await startServer({
-    args: [
-      "--manifest",
-      manifest,
-      "--root",
-      dir,
-      "--artifact-dir",
-      `${dir}/artifacts`,
-      "--max-concurrent-executions",
-      "2",
-    ],
+    args: ["--manifest", manifest, "--root", dir, "--artifact-dir", `${dir}/artifacts`],
   });
 });
 
@@ -183,17 +174,41 @@ describe("cancellation", () => {
 
 describe("concurrency", () => {
   it("rejects at once past the limit and recovers when a slot frees", async () => {
-    const pidFiles = [path.join(dir, "c1.pid"), path.join(dir, "c2.pid")];
-    const running = pidFiles.map((file) =>
-      server.exec({ program: "sh", args: [PID_THEN_WAIT, file, "2"], timeoutMs: 20_000 }),
-    );
-    for (const file of pidFiles)
-      expect(await eventually(() => existsSync(file), 20_000)).toBe(true);
-    const rejected = await server.call("system_exec", { program: "true" });
-    expect(rejected.isError).toBe(true);
-    expect(errorText(rejected)).toMatch(/^CONCURRENCY_LIMIT: /);
-    await Promise.all(running);
-    const after = await server.exec({ program: "true" });
-    expect(after.exitCode).toBe(0);
+    // A server of its own: slots of earlier tests' cancelled calls are released asynchronously.
+    const local = tempDir();
+    const limited = await startServer({
+      args: [
+        "--manifest",
+        writeManifest(local),
+        "--root",
+        local,
+        "--artifact-dir",
+        `${local}/artifacts`,
+        "--max-concurrent-executions",
+        "2",
+      ],
+    });
+    try {
+      const pidFiles = [path.join(local, "c1.pid"), path.join(local, "c2.pid")];
+      const running = pidFiles.map((file) =>
+        limited.call("system_exec", {
+          program: "sh",
+          args: [PID_THEN_WAIT, file, "2"],
+          timeoutMs: 20_000,
+        }),
+      );
+      for (const file of pidFiles) {
+        expect(await eventually(() => existsSync(file), 20_000)).toBe(true);
+      }
+      const rejected = await limited.call("system_exec", { program: "true" });
+      expect(rejected.isError).toBe(true);
+      expect(errorText(rejected)).toMatch(/^CONCURRENCY_LIMIT: /);
+      for (const result of await Promise.all(running)) expect(result.isError).toBe(false);
+      const after = await limited.exec({ program: "true" });
+      expect(after.exitCode).toBe(0);
+    } finally {
+      await limited.close();
+      removeDir(local);
+    }
   });
 });

@@ -158,10 +158,6 @@ function generate(
   });
 }
 
-function expected(mode: "binary" | "text", seed: number, n: number): Buffer {
-  return mode === "text" ? gen.text(seed, n) : gen.bytes(seed, n);
-}
-
 async function page(server: TestServer, args: Record<string, unknown>) {
   const result = await server.call("system_output", args);
   if (result.isError) throw new Error(errorText(result));

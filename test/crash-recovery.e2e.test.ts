@@ -2,14 +2,13 @@
 // start kills the leftover group — and leaves a group whose id now belongs to someone else alone.
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startRawServer } from "./helpers/raw-server.js";
+import { startRawServer, startTreeCall } from "./helpers/raw-server.js";
 import {
   baseEnv,
   eventually,
-  FIXTURES,
   isAlive,
   removeDir,
   startServer,
@@ -55,25 +54,8 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
     const first = startRawServer(serverArgs(), baseEnv({ XDG_STATE_HOME: stateHome }));
     try {
       await first.initialize();
-      first.send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: {
-          name: "system_exec",
-          arguments: {
-            program: "sh",
-            args: [path.join(FIXTURES, "pid-then-wait.sh"), pidFile, "60"],
-            background: true,
-          },
-        },
-      });
-      const handle = await first.response(1);
-      expect(handle.result.structuredContent.status).toBe("running");
-      expect(await eventually(() => existsSync(pidFile), 20_000)).toBe(true);
-      const text = readFileSync(pidFile, "utf8").trim();
-      expect(text).toMatch(/^\d+$/);
-      const sleeper = Number(text);
+      const sleeper = await startTreeCall(first, 1, pidFile, { background: true });
+      expect((await first.response(1)).result.structuredContent.status).toBe("running");
       cleanup.push(sleeper);
       first.child.kill("SIGKILL");
       await first.exited;

@@ -1,14 +1,12 @@
 // Protocol versions, the stdout-EPIPE shutdown path and the broad-cwd warning (SPEC §2, §3.2).
 
-import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startRawServer } from "./helpers/raw-server.js";
+import { startRawServer, startTreeCall } from "./helpers/raw-server.js";
 import {
   baseEnv,
   eventually,
-  FIXTURES,
   isAlive,
   removeDir,
   tempDir,
@@ -71,23 +69,12 @@ describe("shutdown on EPIPE", () => {
     const server = startRawServer(args());
     try {
       await server.initialize();
-      server.send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: {
-          name: "system_exec",
-          arguments: { program: "sh", args: [path.join(FIXTURES, "pid-then-wait.sh"), pidFile] },
-        },
-      });
-      expect(await eventually(() => existsSync(pidFile), 20_000)).toBe(true);
-      const text = readFileSync(pidFile, "utf8").trim();
-      expect(text).toMatch(/^\d+$/);
+      const grandchild = await startTreeCall(server, 1, pidFile);
       server.child.stdout.destroy();
       // The next response the server writes meets a closed pipe.
       for (let id = 2; id < 6; id++) server.send({ jsonrpc: "2.0", id, method: "tools/list" });
       expect(await server.exited).toEqual({ code: 0, signal: null });
-      expect(await eventually(() => !isAlive(Number(text)), 5_000)).toBe(true);
+      expect(await eventually(() => !isAlive(grandchild), 5_000)).toBe(true);
       expect(server.stderr()).toMatch(/shutting down \(stdout closed\)/);
     } finally {
       if (server.child.exitCode === null) server.child.kill("SIGKILL");

@@ -2,7 +2,6 @@
 // Shared by `serve` and `exec`; loads no MCP code.
 
 import os from "node:os";
-import { CommandError } from "../errors.js";
 import { openArtifactStore } from "../artifacts/store.js";
 import { loadCatalog } from "../programs/load-catalog.js";
 import type { ProgramCatalog } from "../programs/catalog.js";
@@ -11,6 +10,7 @@ import { resolveSettings, type RuntimeSettings } from "../runtime/config.js";
 import { CommandRuntime, type RuntimeOptions } from "../runtime/runtime.js";
 import { SERVER_NAME, SERVER_VERSION } from "../version.js";
 import type { CommonOptions } from "./options.js";
+import { requireRootsForManifest } from "./commands/requirements.js";
 import { logLine } from "./log.js";
 
 export interface Bootstrapped {
@@ -20,22 +20,18 @@ export interface Bootstrapped {
   settings: RuntimeSettings;
 }
 
-/** Configured mode needs at least one --root (a usage error, exit 2). */
-export function requireRootsForManifest(options: CommonOptions): void {
-  if (options.manifest && (options.root ?? []).length === 0) {
-    throw new CommandError(
-      "ROOT_REQUIRED",
-      "--manifest needs at least one --root <dir> (where executions may start)",
-    );
-  }
+/** How a command bootstraps: its name (for usage messages) and the crash registry, if any. */
+export interface BootstrapContext {
+  command: "serve" | "exec";
+  groups?: RuntimeOptions["groups"];
 }
 
 /** Everything startup does before serving; startup errors are CommandErrors (exit 1). */
 export async function bootstrap(
   options: CommonOptions,
-  groups?: RuntimeOptions["groups"],
+  context: BootstrapContext,
 ): Promise<Bootstrapped> {
-  requireRootsForManifest(options);
+  requireRootsForManifest(options, context.command);
   const settings = resolveSettings(options);
   const givenRoots = options.root ?? [];
   const roots = normalizeRoots(givenRoots.length > 0 ? givenRoots : [process.cwd()]);
@@ -70,7 +66,7 @@ export async function bootstrap(
     serverVersion: SERVER_VERSION,
     artifacts,
     node,
-    groups,
+    groups: context.groups,
   });
   return { runtime, catalog, roots, settings };
 }

@@ -19,7 +19,7 @@ export async function execCommand(
   args: string[],
   options: ExecOptions,
 ): Promise<number> {
-  const { runtime } = await bootstrap(options);
+  const { runtime } = await bootstrap(options, { command: "exec" });
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.once("SIGINT", onSignal);

@@ -2,8 +2,6 @@
 // The `system-command-mcp` command line (SPEC §13): commander, with exitOverride so that every
 // usage error is `system-command-mcp: CODE: message` + usage, exit 2.
 
-import { realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { CommandError, type ErrorCode } from "../errors.js";
 import { SERVER_VERSION } from "../version.js";
@@ -37,11 +35,6 @@ const COMMANDER_CODES: Record<string, ErrorCode> = {
   "commander.excessArguments": "INVALID_OPTION",
   "commander.conflictingOption": "INVALID_OPTION",
 };
-
-/** The absolute path of this entry script (for host snippets), through any symlink. */
-export function entryScriptPath(): string {
-  return realpathSync(fileURLToPath(import.meta.url));
-}
 
 /** Builds the commander program; `run` receives each command's action. */
 function buildProgram(exitWith: (code: number) => void): Command {

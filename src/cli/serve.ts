@@ -19,7 +19,10 @@ const SHUTDOWN_SIGNALS: NodeJS.Signals[] =
 export async function serve(options: CommonOptions): Promise<void> {
   const registry =
     process.platform === "win32" ? undefined : new GroupRegistry(defaultExecutionsDir());
-  const { runtime, catalog, roots } = await bootstrap(options, registry);
+  const { runtime, catalog, roots } = await bootstrap(options, {
+    command: "serve",
+    groups: registry,
+  });
   const server = createMcpServer(runtime, { name: SERVER_NAME, version: SERVER_VERSION });
   const transport = new StdioServerTransport();
 

@@ -212,8 +212,9 @@ function reapGroup(group: GroupRecord): number | undefined {
   if (leaderNow !== undefined && leaderNow !== group.leaderStartTime) return undefined;
   let killed = 0;
   for (const member of listGroupMembers(group.pgid)) {
-    if (!member.live || member.startTicks === undefined) continue;
-    if (!startedAtOrAfter(String(member.startTicks), group.leaderStartTime)) continue;
+    const started = member.startTicks !== undefined ? String(member.startTicks) : member.startedAt;
+    if (!member.live || started === undefined) continue;
+    if (!startedAtOrAfter(started, group.leaderStartTime)) continue;
     try {
       process.kill(member.pid, "SIGKILL");
       killed++;

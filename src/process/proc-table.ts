@@ -1,6 +1,6 @@
 // Reads who is alive in a POSIX process group, telling live members from zombies (SPEC §6.5).
 
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
 const ZOMBIE_STATES = new Set(["Z", "X", "x"]);
@@ -13,6 +13,8 @@ export interface ProcessEntry {
   live: boolean;
   /** Start time in clock ticks since boot (Linux), for telling a reused pid apart. */
   startTicks?: number;
+  /** Start time as `ps -o lstart=` prints it (macOS and other POSIX). */
+  startedAt?: string;
 }
 
 /** Parses one /proc/<pid>/stat line (the command name may hold spaces and parentheses). */
@@ -97,7 +99,25 @@ export function processStartTicks(pid: number): number | undefined {
   }
 }
 
-/** Linux: every process of a group with its start time (for crash-safe reaping). */
+/** Every process of a group with its start time (for crash-safe reaping). */
 export function listGroupMembers(pgid: number): ProcessEntry[] {
-  return process.platform === "linux" ? linuxGroupMembers(pgid) : [];
+  if (process.platform === "linux") return linuxGroupMembers(pgid);
+  let out = "";
+  try {
+    out = execFileSync("ps", ["-o", "pid=,pgid=,stat=,lstart=", "-g", String(pgid)], {
+      encoding: "utf8",
+      timeout: PS_TIMEOUT_MS,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+  } catch (error) {
+    out = String((error as { stdout?: unknown }).stdout ?? ""); // ps exits 1 when none match
+  }
+  const members: ProcessEntry[] = [];
+  for (const line of out.split("\n")) {
+    const match = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.+?)\s*$/.exec(line);
+    if (!match || Number(match[2]) !== pgid) continue;
+    const live = !match[3]!.startsWith("Z");
+    members.push({ pid: Number(match[1]), pgid, live, startedAt: match[4] });
+  }
+  return members;
 }

@@ -28,7 +28,6 @@ import type {
   ExecutionReport,
   OutputEncoding,
   OutputPage,
-  RunningSnapshot,
   StreamName,
 } from "./types.js";
 import {

@@ -1,7 +1,9 @@
 // Drives the server over raw stdio (no SDK), to check the bytes on stdout and the exit paths.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { CLI_ENTRY, baseEnv } from "./server.js";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { CLI_ENTRY, baseEnv, eventually, FIXTURES } from "./server.js";
 
 export interface RawServer {
   child: ChildProcessWithoutNullStreams;
@@ -27,6 +29,7 @@ export function startRawServer(args: string[], env = baseEnv()): RawServer {
   let partial = "";
   let stderr = "";
   const waiters = new Map<number, (message: any) => void>();
+  const received = new Map<number, any>();
   child.stdout.on("data", (chunk: Buffer) => {
     chunks.push(chunk);
     partial += chunk.toString("utf8");
@@ -37,7 +40,10 @@ export function startRawServer(args: string[], env = baseEnv()): RawServer {
       lines.push(line);
       try {
         const message = JSON.parse(line);
-        if (typeof message.id === "number") waiters.get(message.id)?.(message);
+        if (typeof message.id === "number") {
+          received.set(message.id, message);
+          waiters.get(message.id)?.(message);
+        }
       } catch {
         // kept in `lines`; the hygiene test fails on it
       }
@@ -50,6 +56,7 @@ export function startRawServer(args: string[], env = baseEnv()): RawServer {
   const send = (message: object) => child.stdin.write(JSON.stringify(message) + "\n");
   const response = (id: number, ms = 60_000) =>
     new Promise<any>((resolve, reject) => {
+      if (received.has(id)) return resolve(received.get(id));
       const timer = setTimeout(() => reject(new Error(`no response to ${id} in ${ms} ms`)), ms);
       waiters.set(id, (message) => {
         clearTimeout(timer);
@@ -80,4 +87,41 @@ export function startRawServer(args: string[], env = baseEnv()): RawServer {
     exited,
     initialize,
   };
+}
+
+/**
+ * Sends a system_exec of test/fixtures/pid-then-wait.sh (a shell leaving a background sleep in its
+ * group) and resolves with the sleep's pid once the fixture wrote it — never a pid from empty text.
+ */
+export async function startTreeCall(
+  server: RawServer,
+  id: number,
+  pidFile: string,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
+  server.send({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: {
+      name: "system_exec",
+      arguments: {
+        program: "sh",
+        args: [path.join(FIXTURES, "pid-then-wait.sh"), pidFile],
+        ...extra,
+      },
+    },
+  });
+  if (!(await eventually(() => existsSync(pidFile), 20_000))) {
+    throw new Error(`the fixture wrote no pid to ${pidFile}`);
+  }
+  return readPidFile(pidFile);
+}
+
+/** The pid a fixture wrote, refusing anything that is not a real pid. */
+export function readPidFile(file: string): number {
+  const text = readFileSync(file, "utf8").trim();
+  const pid = Number(text);
+  if (!/^\d+$/.test(text) || pid <= 1) throw new Error(`expected a pid in ${file}, got "${text}"`);
+  return pid;
 }

@@ -414,7 +414,10 @@ describe("small outputs never touch the disk", () => {
 
   it("leaves the store exactly as startup made it, and no staging entry ever appears", async () => {
     await server.call("system_environment");
-    // What the store makes at startup: three private, empty directories.
+    // What the store makes at startup (in the background, after the server answers): three
+    // private, empty directories.
+    const made = () => existsSync(store) && readdirSync(store).length === 3;
+    expect(await eventually(made, 10_000)).toBe(true);
     expect(readdirSync(store).sort()).toEqual(["published", "staging", "trash"]);
     for (const dir of ["published", "staging", "trash"]) {
       expect(mode(path.join(store, dir))).toBe(0o700);

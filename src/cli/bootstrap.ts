@@ -2,7 +2,7 @@
 // Shared by `serve` and `exec`; loads no MCP code.
 
 import os from "node:os";
-import { openArtifactStore } from "../artifacts/store.js";
+import { openArtifactStoreInBackground } from "../artifacts/deferred.js";
 import { loadCatalog } from "../programs/load-catalog.js";
 import type { ProgramCatalog } from "../programs/catalog.js";
 import { normalizeRoots, type Root } from "../roots/roots.js";
@@ -51,12 +51,16 @@ export async function bootstrap(
           env: process.env,
         })
       : undefined;
-  const artifacts = await openArtifactStore({
+  const artifacts = openArtifactStoreInBackground({
     dir: settings.artifactDir,
     retentionMs: settings.artifactRetentionMs,
     quotaBytes: settings.artifactQuotaBytes,
     maxStreamBytes: settings.artifactMaxStreamBytes,
     env: process.env,
+  });
+  void artifacts.ready.then((store) => {
+    const detail = store.unavailableDetail();
+    if (detail) logLine(`artifacts are unavailable (executions still run): ${detail}`);
   });
   const runtime = new CommandRuntime({
     catalog,

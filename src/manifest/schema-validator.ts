@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
 import { CommandError } from "../errors.js";
+import { packagePath } from "../package-root.js";
 import { AJV_OPTIONS } from "./ajv-options.js";
 import { readManifestSchemaText } from "./schema-file.js";
 import { describeSchemaErrors, describeValue, summariseProblems } from "./schema-errors.js";
@@ -16,8 +17,8 @@ export const MANIFEST_VERSIONS = [1, 2] as const;
 
 const require = createRequire(import.meta.url);
 
-/** Where the build puts the precompiled validator (beside this module in dist/). */
-const PRECOMPILED_VALIDATOR = "./manifest-schema.validator.cjs";
+/** Where the build puts the precompiled validator. */
+const PRECOMPILED_VALIDATOR = packagePath("dist", "manifest", "manifest-schema.validator.cjs");
 
 interface CompiledSchema {
   ajv: Ajv2020;

@@ -7,7 +7,6 @@ import type { OutputEncoding, OutputPage, ProgramSelection, StreamName } from ".
 
 /** The artifact store as the runtime uses it (src/artifacts). */
 export interface ArtifactBackend {
-  readonly directory: string;
   createStaging(): Promise<SpoolStaging>;
   read(
     id: string,

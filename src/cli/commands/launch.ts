@@ -1,14 +1,11 @@
 // The command line a host starts the server with: absolute node, the real entry script, `serve`
 // and the flags given to print-config or init, paths made absolute (SPEC §13, HOSTS.md).
 
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { packagePath } from "../../package-root.js";
 import type { Command } from "commander";
 import type { ServerLaunch } from "../../hosts/index.js";
-
-/** The CLI entry, relative to this module (dist/cli/commands/launch.js → dist/cli/main.js). */
-const ENTRY_SCRIPT_URL = new URL("../main.js", import.meta.url);
 
 /** Flags that are not runtime flags: handled on their own, or not meant for the server. */
 const NON_RUNTIME_FLAGS = new Set(["--manifest", "--root", "--yes", "--force", "--help"]);
@@ -16,9 +13,14 @@ const NON_RUNTIME_FLAGS = new Set(["--manifest", "--root", "--yes", "--force", "
 /** Runtime flags whose value is a path: made absolute, since hosts start the server anywhere. */
 const PATH_FLAGS = new Set(["--artifact-dir"]);
 
-/** The real path of the CLI entry script, through npm's bin symlink or any other. */
+/**
+ * The real path of the CLI entry script that is running (the bundle when installed, or
+ * dist/cli/main.js), through npm's bin symlink or any other.
+ */
 export function entryScriptPath(): string {
-  return realpathSync(fileURLToPath(ENTRY_SCRIPT_URL));
+  const script = process.argv[1];
+  if (script && existsSync(script)) return realpathSync(script);
+  return packagePath("dist", "bundle", "main.js");
 }
 
 /** What a launch carries besides the runtime flags. */

@@ -194,6 +194,38 @@ describe("artifact store", () => {
     expect(await listDir(path.join(store.directory, "trash"))).toEqual([]);
   });
 
+  it("counts spools toward the quota and never evicts them (§19)", async () => {
+    let clock = 0;
+    const store = await open({ quotaBytes: 3000, now: () => clock });
+    clock += 10;
+    const old = await publishBytes(store, Buffer.alloc(1000));
+    // A spool still being written (a running execution or a kept handle) holds 1500 bytes.
+    const running = await store.createStaging();
+    running.write("stdout", Buffer.alloc(1500));
+    await running.drained("stdout");
+    await running.end();
+    clock += 10;
+    // 1000 published + 1500 spooled + 1000 new > 3000: the oldest published artifact goes.
+    const next = await publishBytes(store, Buffer.alloc(1000));
+    expect(next.status).toBe("published");
+    await expect(store.read(old.id!, "stdout", 0, 1, "base64")).rejects.toMatchObject({
+      code: "ARTIFACT_NOT_FOUND",
+    });
+    // Even with every published artifact evicted, 1600 bytes do not fit beside the spool.
+    expect(await publishBytes(store, Buffer.alloc(1600))).toEqual({
+      status: "unavailable",
+      reason: "QUOTA",
+    });
+    // …and the refused publication evicted nothing.
+    await expect(store.read(next.id!, "stdout", 0, 1, "base64")).resolves.toMatchObject({
+      bytes: 1,
+    });
+    const live = await running.readLive("stdout", 0, 10, "base64");
+    expect(live.bytes).toBe(10);
+    await running.discard();
+    expect((await publishBytes(store, Buffer.alloc(1600))).status).toBe("published");
+  });
+
   it("creates the store 0700 with 0600 files even under a permissive umask", async () => {
     if (!isPosix) return;
     const previous = process.umask(0);

@@ -1,5 +1,5 @@
-// Publication (SPEC §6.6, §8): under the store lock, sweep expired artifacts, evict the oldest
-// until the new one fits the quota, write its metadata and rename staging → published.
+// Publication (SPEC §6.6, §8, §19): under the store lock, sweep expired artifacts, evict the oldest
+// until the new one fits the quota beside every spool, write its metadata and rename it into place.
 
 import { rename } from "node:fs/promises";
 import { ARTIFACT_LOCK_TIMEOUT_MS } from "../limits.js";
@@ -8,6 +8,7 @@ import type { StoreLayout } from "./layout.js";
 import { sweepExpired, type LedgerEntry, type PublishedLedger } from "./ledger.js";
 import { acquireStoreLock } from "./lock.js";
 import { METADATA_VERSION, writeMetadata } from "./metadata.js";
+import { spooledBytes } from "./spool-usage.js";
 
 /** What publication needs to know about its store. */
 export interface PublishSettings {
@@ -58,7 +59,11 @@ async function publishLocked(
   const now = settings.now();
   const bytes = sizes.stdout + sizes.stderr;
   const entries = await sweepExpired(ledger, await ledger.entries(), retentionMs, now);
-  const fits = await evictUntilFits(ledger, entries, quotaBytes - bytes);
+  // Spools (running executions, ended handles) count toward the quota and are never evicted here.
+  const spools = await spooledBytes(layout, stagingDir);
+  const budget = quotaBytes - bytes - spools;
+  if (budget < 0) return { status: "unavailable", reason: "QUOTA" }; // evicting would not help
+  const fits = await evictUntilFits(ledger, entries, budget);
   if (!fits) return { status: "unavailable", reason: "QUOTA" };
   const metadata = {
     version: METADATA_VERSION,

@@ -24,6 +24,8 @@ export class SpoolWriter {
   constructor(
     file: string,
     private readonly maxBytes: number,
+    /** Told whenever written bytes became readable from the file (live readers wait on it). */
+    private readonly onFlushed: () => void = () => {},
   ) {
     this.stream = createWriteStream(file, {
       flags: "wx",
@@ -46,6 +48,7 @@ export class SpoolWriter {
     try {
       return this.stream.write(part, (error) => {
         if (!error) this.flushed += part.length;
+        this.onFlushed();
       });
     } catch {
       this.failed = true;

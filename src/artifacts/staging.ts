@@ -31,6 +31,8 @@ export interface Staging {
     encoding: OutputEncoding,
   ): Promise<LivePage>;
   end(): Promise<void>;
+  /** Calls `listener` whenever spooled bytes became readable; returns the unsubscribe function. */
+  onFlushed(listener: () => void): () => void;
   publish(totals: { stdout: number; stderr: number }): Promise<ArtifactOutcome>;
   discard(): Promise<void>;
 }
@@ -46,6 +48,7 @@ export class FileStaging implements Staging {
   private location: string;
   private ending: Promise<void> | undefined;
   private outcome: Promise<ArtifactOutcome> | undefined;
+  private readonly flushListeners = new Set<() => void>();
 
   constructor(
     readonly id: string,
@@ -56,10 +59,19 @@ export class FileStaging implements Staging {
   ) {
     this.location = stagingDir;
     this.writers = {
-      stdout: new SpoolWriter(streamFile(stagingDir, "stdout"), maxStreamBytes),
-      stderr: new SpoolWriter(streamFile(stagingDir, "stderr"), maxStreamBytes),
+      stdout: new SpoolWriter(streamFile(stagingDir, "stdout"), maxStreamBytes, this.flushed),
+      stderr: new SpoolWriter(streamFile(stagingDir, "stderr"), maxStreamBytes, this.flushed),
     };
   }
+
+  onFlushed(listener: () => void): () => void {
+    this.flushListeners.add(listener);
+    return () => this.flushListeners.delete(listener);
+  }
+
+  private readonly flushed = () => {
+    for (const listener of this.flushListeners) listener();
+  };
 
   write(stream: StreamName, chunk: Buffer): boolean {
     return this.writers[stream].write(chunk);
@@ -95,8 +107,9 @@ export class FileStaging implements Staging {
     }
     checkOffsetWithin(offset, available, `the ${stream} spool`);
     const page = await this.readSpool(stream, available, request, settled);
-    // A capped stream goes on past the spool: its end is not the stream's end.
-    return { ...page, eof: page.eof && settled && !capped, available };
+    // A capped stream goes on past the spool, and a failed spool stops short: neither end is
+    // the stream's end.
+    return { ...page, eof: page.eof && settled && !capped && !writer.failed, available };
   }
 
   /** Ends both writers; the spool stays readable (the execution has ended). */
@@ -162,7 +175,10 @@ export class FileStaging implements Staging {
   ): Promise<OutputPage> {
     let file;
     try {
-      file = await open(streamFile(this.location, stream), "r");
+      file = await open(streamFile(this.location, stream), "r").catch(() =>
+        // Publication renames the spool into published/ before `location` follows it.
+        open(streamFile(this.settings.layout.published(this.id), stream), "r"),
+      );
     } catch {
       throw new CommandError(
         "ARTIFACT_NOT_FOUND",
@@ -192,6 +208,10 @@ export class FailedStaging implements Staging {
 
   write(): boolean {
     return true;
+  }
+
+  onFlushed(): () => void {
+    return () => {};
   }
 
   drained(): Promise<void> {

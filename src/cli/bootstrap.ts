@@ -58,10 +58,13 @@ export async function bootstrap(
     maxStreamBytes: settings.artifactMaxStreamBytes,
     env: process.env,
   });
-  void artifacts.ready.then((store) => {
-    const detail = store.unavailableDetail();
-    if (detail) logLine(`artifacts are unavailable (executions still run): ${detail}`);
-  });
+  void artifacts.ready.then(
+    (store) => {
+      const detail = store.unavailableDetail();
+      if (detail) logLine(`artifacts are unavailable (executions still run): ${detail}`);
+    },
+    () => logLine("artifacts are unavailable (executions still run): the store could not open"),
+  );
   const runtime = new CommandRuntime({
     catalog,
     roots,

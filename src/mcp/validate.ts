@@ -50,9 +50,10 @@ export class ArgumentValidator {
 
 /** The top-level field an error is about. */
 function fieldOf(error: ErrorObject): string {
+  const top = error.instancePath.split("/")[1];
+  if (top) return top; // inside a field (e.g. /until/bogus): that field's code
   if (error.keyword === "required") return String(error.params.missingProperty);
-  if (error.keyword === "additionalProperties") return "";
-  return error.instancePath.split("/")[1] ?? "";
+  return "";
 }
 
 function describe(error: ErrorObject, value: unknown): string {

@@ -24,6 +24,7 @@ export interface SpoolStaging {
     encoding: OutputEncoding,
   ): Promise<OutputPage & { available: number }>;
   end(): Promise<void>;
+  onFlushed(listener: () => void): () => void;
   publish(totals: { stdout: number; stderr: number }): Promise<ArtifactOutcome>;
   discard(): Promise<void>;
 }
@@ -76,7 +77,10 @@ export class ExecutionOutput {
     }
   }
 
-  /** Called after every chunk (live readers wait on it). Returns the unsubscribe function. */
+  /**
+   * Called after every chunk, and whenever spooled bytes became readable (live readers wait on
+   * it). Returns the unsubscribe function.
+   */
   onData(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -95,6 +99,11 @@ export class ExecutionOutput {
   /** The spool, once one exists. */
   get staging(): SpoolStaging | undefined {
     return this.current;
+  }
+
+  /** Resolves once a spool being created exists (so reading the pipes is not blocked on it). */
+  async stagingSettled(): Promise<void> {
+    await this.stagingPromise;
   }
 
   /** Spool both streams from byte 0 now (the execution yielded or runs in the background). */
@@ -178,6 +187,7 @@ export class ExecutionOutput {
   private ensureStaging(): Promise<SpoolStaging> {
     this.stagingPromise ??= this.source!.createStaging().then((staging) => {
       this.current = staging;
+      staging.onFlushed(() => this.notify());
       return staging;
     });
     return this.stagingPromise;

@@ -108,6 +108,13 @@ export class GroupRegistry {
     this.closed = true;
     clearTimeout(this.timer);
     await this.writing?.catch(() => {});
+    if (this.groups.size > 0) {
+      // Groups whose end was not seen (an unconfirmed kill): leave them for the next server.
+      this.closed = false;
+      await this.flush().catch(() => {});
+      this.closed = true;
+      return;
+    }
     rmSync(this.file, { force: true });
     rmSync(`${this.file}.tmp`, { force: true });
   }
@@ -200,7 +207,21 @@ function readRegistry(file: string): RegistryContent | undefined {
 function ownerAlive(content: RegistryContent): boolean {
   if (content.serverPid === process.pid) return true;
   const start = processStartTime(content.serverPid);
+  // An owner that could not read its own start time is judged by its pid alone (never reap a
+  // server that may be alive).
+  if (content.serverStartTime === "unknown")
+    return start !== undefined || pidExists(content.serverPid);
   return start !== undefined && start === content.serverStartTime;
+}
+
+function pidExists(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 1) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /**

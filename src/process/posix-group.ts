@@ -8,6 +8,7 @@ import type { ProcessTree } from "./tree.js";
 export class PosixProcessGroup implements ProcessTree {
   readonly adapter = "unix-process-group" as const;
   readonly unconfirmedError = "FINAL_WAIT_EXPIRED" as const;
+  readonly findsLeftovers = true;
 
   constructor(private readonly pgid: number) {
     if (!Number.isInteger(pgid) || pgid <= 1) {

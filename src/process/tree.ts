@@ -11,6 +11,13 @@ export interface ProcessTree {
   force(): CleanupError | undefined;
   /** Whether no live member is left (zombies count as gone). */
   isEmpty(): Promise<boolean>;
+  /**
+   * Whether emptiness can be observed after a natural exit, so leftover members can be found and
+   * cleaned up (a process group can; the taskkill fallback cannot, so it does not try).
+   */
+  readonly findsLeftovers: boolean;
+  /** Tells the adapter that the root process has exited. */
+  markRootExited?(): void;
   /** The error to report when emptiness could not be confirmed after the final wait. */
   readonly unconfirmedError: CleanupError;
   /** Release OS resources (job handles); idempotent. */

@@ -20,6 +20,7 @@ export const runCommand: CommandRunner = (command, args) =>
 export class WindowsTaskkillTree implements ProcessTree {
   readonly adapter = "windows-taskkill-fallback" as const;
   readonly unconfirmedError = "TASKKILL_FALLBACK_UNCONFIRMED" as const;
+  readonly findsLeftovers = false;
   private rootExited = false;
 
   constructor(

@@ -81,7 +81,10 @@ export class Execution {
   private readonly shutdownAbort = new AbortController();
   private completed: CanonicalResult | undefined;
   private handedOut = false;
+  /** Past this point a handle can no longer make the spool be kept (run() decided the artifact). */
+  private artifactDecided = false;
   private graceOverrideMs: number | undefined;
+  private readonly doneListeners = new Set<() => void>();
 
   private constructor(
     private readonly spec: ExecutionSpec,
@@ -97,6 +100,8 @@ export class Execution {
     this.stopRequested = new Promise((resolve) => (this.requestStop = resolve));
     this.result = this.run().then((result) => {
       this.completed = result;
+      for (const listener of this.doneListeners) listener();
+      this.doneListeners.clear();
       return result;
     });
   }
@@ -147,7 +152,18 @@ export class Execution {
    */
   async handOut(): Promise<void> {
     this.handedOut = true;
+    if (this.artifactDecided) return; // finished meanwhile: its result is all there is to read
     await this.output.forceSpool();
+  }
+
+  /** Calls `listener` once the result is ready; returns the unsubscribe function. */
+  onDone(listener: () => void): () => void {
+    if (this.completed) {
+      listener();
+      return () => {};
+    }
+    this.doneListeners.add(listener);
+    return () => this.doneListeners.delete(listener);
   }
 
   /** The output sinks, for live reads and waits. */
@@ -207,6 +223,7 @@ export class Execution {
     const exited = new Promise<ExitInfo>((resolve) =>
       child.once("exit", (code, signal) => resolve({ code, signal })),
     );
+    void exited.then(() => this.tree.markRootExited?.());
     const drained = Promise.all([
       this.output.consume("stdout", child.stdout),
       this.output.consume("stderr", child.stderr),
@@ -217,22 +234,31 @@ export class Execution {
     const first = await Promise.race([exited.then(() => "exit" as const), this.stopRequested]);
     let steps: TerminationSteps | undefined;
     let exit: ExitInfo | undefined;
+    let exitAfterKill: Promise<ExitInfo | undefined> | undefined;
     if (first === "exit") {
       this.exitedNaturally = this.reason === null;
       clearTimeout(timer);
       exit = await exited;
-      if (!(await this.tree.isEmpty())) steps = await this.terminate();
+      this.tree.markRootExited?.();
+      if (this.tree.findsLeftovers && !(await this.tree.isEmpty())) steps = await this.terminate();
     } else {
       clearTimeout(timer);
       steps = await this.terminate();
-      exit = await within(exited, EXIT_AFTER_KILL_WAIT_MS, undefined);
+      exitAfterKill = within(exited, EXIT_AFTER_KILL_WAIT_MS, undefined);
     }
 
-    const pipesClosed = await within(
-      drained.then(() => true),
-      PIPES_HELD_OPEN_WAIT_MS,
-      false,
-    );
+    // A spool still being created holds the readers back (backpressure): that is not a pipe held
+    // open by an escaped descendant, so the 1 s window starts once it exists.
+    await this.output.stagingSettled();
+    const [pipesClosed, exitLate] = await Promise.all([
+      within(
+        drained.then(() => true),
+        PIPES_HELD_OPEN_WAIT_MS,
+        false,
+      ),
+      exitAfterKill,
+    ]);
+    exit ??= exitLate;
     if (!pipesClosed) {
       child.stdout.destroy();
       child.stderr.destroy();
@@ -242,6 +268,7 @@ export class Execution {
     const termination = this.termination(steps, pipesClosed);
     const stdout = this.output.snapshot("stdout", true);
     const stderr = this.output.snapshot("stderr", true);
+    this.artifactDecided = true;
     const artifact = this.shuttingDown
       ? (await this.output.abandon(), { status: "not-requested" as const })
       : await this.output.finish(this.handedOut);

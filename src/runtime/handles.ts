@@ -25,7 +25,10 @@ export class HandleRegistry {
     if (this.entries.has(execution.id)) return;
     const entry: Entry = { execution };
     this.entries.set(execution.id, entry);
-    void execution.result.then(() => this.ended(entry));
+    void execution.result.then(
+      () => this.ended(entry),
+      () => this.ended(entry),
+    );
   }
 
   /** The execution behind an id, or EXECUTION_NOT_FOUND. */

@@ -14,19 +14,28 @@ import type { OutputEncoding, OutputPage, StreamName } from "./types.js";
 /** Longest line kept for matching; a longer line is matched on its first bytes. */
 const MAX_SCANNED_LINE_BYTES = 64 * 1024;
 
-/** Resolves after `ms`, on new output, on the execution's end, or on abort — whichever first. */
-export function waitForActivity(execution: Execution, ms: number, signal?: AbortSignal) {
+/**
+ * Resolves after `ms`, on the execution's end, on abort, or (unless `outputToo` is false) on new
+ * readable output — whichever comes first. Every listener is removed when it resolves.
+ */
+export function waitForActivity(
+  execution: Execution,
+  ms: number,
+  signal?: AbortSignal,
+  outputToo = true,
+) {
   return new Promise<void>((resolve) => {
     if (ms <= 0 || execution.done || signal?.aborted) return resolve();
     const finish = () => {
       clearTimeout(timer);
-      unsubscribe();
+      unsubscribeOutput();
+      unsubscribeDone();
       signal?.removeEventListener("abort", finish);
       resolve();
     };
     const timer = setTimeout(finish, ms);
-    const unsubscribe = execution.liveOutput.onData(finish);
-    void execution.result.then(finish);
+    const unsubscribeOutput = outputToo ? execution.liveOutput.onData(finish) : () => {};
+    const unsubscribeDone = execution.onDone(finish);
     signal?.addEventListener("abort", finish, { once: true });
   });
 }
@@ -90,6 +99,7 @@ export class LineScanner {
   private offset: number;
   private lineStart: number;
   private line: Buffer = Buffer.alloc(0);
+  private stopped = false;
 
   constructor(
     private readonly stream: StreamName,
@@ -103,20 +113,28 @@ export class LineScanner {
   /** Reads what is new in the spool; the first matching line (or unfinished last line) wins. */
   async scan(execution: Execution): Promise<LineMatch | undefined> {
     const staging = execution.liveOutput.staging;
-    if (!staging) return undefined;
+    if (!staging || this.stopped) return undefined;
     for (;;) {
-      const page = await staging.readLive(
-        this.stream,
-        this.offset,
-        OUTPUT_PAGE_MAX_BASE64_BYTES,
-        "base64",
-      );
+      let page;
+      try {
+        page = await staging.readLive(
+          this.stream,
+          this.offset,
+          OUTPUT_PAGE_MAX_BASE64_BYTES,
+          "base64",
+        );
+      } catch {
+        // Past the spool's cap, or no spool to read (store unavailable, discarded): nothing more
+        // will arrive, so only what was read so far can match.
+        this.stopped = true;
+        break;
+      }
       if (page.bytes === 0) break;
       const bytes = Buffer.from(page.base64 ?? "", "base64");
       const found = this.consume(bytes);
       if (found) return found;
     }
-    return this.test(this.line, this.lineStart);
+    return this.line.length > 0 ? this.test(this.line, this.lineStart) : undefined;
   }
 
   private consume(bytes: Buffer): LineMatch | undefined {

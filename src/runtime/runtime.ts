@@ -126,7 +126,8 @@ export class CommandRuntime {
         }
         const left = deadline - Date.now();
         if (left <= 0 || options.signal?.aborted) break;
-        await waitForActivity(execution, left, options.signal);
+        // Without `until` only the end matters; with it, every new readable byte is a reason to look.
+        await waitForActivity(execution, left, options.signal, scanners.length > 0);
       }
       return execution.completedResult ?? execution.snapshot();
     } finally {
@@ -150,11 +151,16 @@ export class CommandRuntime {
       );
     }
     execution.cancel(gracePeriodMs);
-    const cap = new Promise<undefined>((resolve) =>
-      setTimeout(() => resolve(undefined), CANCEL_RETURN_WITHIN_MS).unref(),
-    );
-    const result = await Promise.race([execution.result, cap]);
-    return result ?? execution.snapshot();
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), CANCEL_RETURN_WITHIN_MS);
+    });
+    try {
+      const result = await Promise.race([execution.result, cap]);
+      return result ?? execution.snapshot();
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Pages a published artifact, or a handed-out execution's output (§3.3, §19). */
@@ -276,8 +282,9 @@ export class CommandRuntime {
     checkYield(request.yieldMs);
     const timeoutMs = backgroundTimeout(program, request.timeoutMs);
     const execution = await this.start(program, request, timeoutMs, "background", true);
+    const report = this.handOut(execution);
     await this.options.groups?.persist();
-    return this.handOut(execution);
+    return report;
   }
 
   /** Validates, takes a slot, resolves cwd and program, and spawns. */
@@ -302,6 +309,7 @@ export class CommandRuntime {
     try {
       const cwd = authorizeCwd(this.options.roots, request.cwd);
       const plan = await this.options.node?.select(program.name, cwd);
+      this.assertOpen(); // close() may have begun while the selection read the disk
       const execution = await Execution.start({
         launch: this.launchSpec(program, plan, args, cwd, input !== undefined),
         input,
@@ -320,11 +328,15 @@ export class CommandRuntime {
       });
       this.active.add(execution);
       this.options.groups?.add(execution.pid);
-      void execution.result.finally(() => {
-        this.active.delete(execution);
-        this.options.groups?.remove(execution.pid);
-        release();
-      });
+      void execution.result
+        .finally(() => {
+          this.active.delete(execution);
+          this.options.groups?.remove(execution.pid);
+          release();
+        })
+        .catch(() => {});
+      // close() began while this one was spawning: it must not outlive the server.
+      if (this.closing) execution.shutdown();
       return execution;
     } catch (error) {
       release();

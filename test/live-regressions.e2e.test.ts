@@ -4,6 +4,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Execution } from "../src/runtime/execution.js";
+import { readLivePage } from "../src/runtime/live.js";
 import type { SpoolStaging, StagingSource } from "../src/output/execution-output.js";
 import {
   errorText,
@@ -159,5 +160,42 @@ describe("a slow spool", () => {
     expect(result.termination.cleanupError).toBeUndefined();
     expect(result.termination.diagnostics.adapter).toBe("natural");
     expect(result.artifact.status).toBe("published");
+  });
+});
+
+describe("a finished execution with no spool", () => {
+  it("pages its in-memory output with the usual rules (utf8 boundaries, eof, offsets)", async () => {
+    const text = "héllo wörld ✓\n";
+    const execution = await Execution.start({
+      launch: {
+        command: process.execPath,
+        args: ["-e", `process.stdout.write(${JSON.stringify(text)})`],
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? "" },
+        stdinPipe: false,
+      },
+      timeoutMs: 30_000,
+      gracePeriodMs: 2_000,
+      finalTerminationWaitMs: 5_000,
+      artifactPolicy: "on-truncation",
+      projection: { maxOutputBytes: 1_000, headBytes: 250 },
+      selection: { logicalName: "node", executable: process.execPath },
+    });
+    await execution.result;
+    let offset = 0;
+    let joined = "";
+    for (let guard = 0; guard < 100; guard++) {
+      const page = await readLivePage(execution, "stdout", offset, 2, "utf8", 0);
+      expect(page.bytes).toBeGreaterThan(0);
+      joined += page.text;
+      offset = page.nextOffset;
+      if (page.eof) break;
+    }
+    expect(joined).toBe(text);
+    const whole = await readLivePage(execution, "stdout", 0, 1 << 20, "base64", 0);
+    expect(Buffer.from(whole.base64!, "base64").toString()).toBe(text);
+    await expect(
+      readLivePage(execution, "stdout", Buffer.byteLength(text) + 1, 10, "utf8", 0),
+    ).rejects.toMatchObject({ code: "INVALID_OUTPUT_OFFSET" });
   });
 });

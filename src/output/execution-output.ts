@@ -91,6 +91,12 @@ export class ExecutionOutput {
     return this.projections[stream].snapshot(final);
   }
 
+  /** Every byte of a stream while it fits inline (nothing was dropped), else undefined. */
+  inMemory(stream: StreamName): Buffer | undefined {
+    const projection = this.projections[stream];
+    return projection.overflowed ? undefined : projection.retainedBytes();
+  }
+
   /** Bytes seen so far on one stream. */
   totalBytes(stream: StreamName): number {
     return this.projections[stream].totalBytes;

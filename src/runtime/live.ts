@@ -7,7 +7,9 @@ import {
   MAX_MATCH_TEXT_BYTES,
   MAX_PATTERN_CHARS,
   OUTPUT_PAGE_MAX_BASE64_BYTES,
+  OUTPUT_PAGE_MAX_UTF8_BYTES,
 } from "../limits.js";
+import { completeCodePointEnd, hasInvalidUtf8, sequenceLength } from "../output/utf8.js";
 import type { Execution } from "./execution.js";
 import type { OutputEncoding, OutputPage, StreamName } from "./types.js";
 
@@ -53,6 +55,8 @@ export async function readLivePage(
   const deadline = Date.now() + waitMs;
   for (;;) {
     const staging = execution.liveOutput.staging;
+    const memory = execution.done ? execution.liveOutput.inMemory(stream) : undefined;
+    if (!staging && memory) return memoryPage(memory, offset, limit, encoding);
     if (!staging) {
       throw new CommandError(
         "ARTIFACT_NOT_FOUND",
@@ -67,6 +71,34 @@ export async function readLivePage(
     if (left <= 0 || signal?.aborted) return result;
     await waitForActivity(execution, left, signal);
   }
+}
+
+/**
+ * A page of a finished stream that never left memory (an execution that ended before its handle
+ * could start a spool): the same page rules as the store's.
+ */
+function memoryPage(
+  bytes: Buffer,
+  offset: number,
+  limit: number,
+  encoding: OutputEncoding,
+): OutputPage {
+  if (offset > bytes.length) {
+    throw new CommandError(
+      "INVALID_OUTPUT_OFFSET",
+      `offset must be at most the stream length ${bytes.length}, got ${offset}`,
+    );
+  }
+  const max = encoding === "base64" ? OUTPUT_PAGE_MAX_BASE64_BYTES : OUTPUT_PAGE_MAX_UTF8_BYTES;
+  let end = Math.min(bytes.length, offset + Math.min(limit, max));
+  if (encoding === "utf8" && end < bytes.length) {
+    const cut = offset + completeCodePointEnd(bytes.subarray(offset, end + 3), end - offset);
+    end = cut > offset ? cut : Math.min(bytes.length, offset + sequenceLength(bytes[offset]!));
+  }
+  const slice = bytes.subarray(offset, end);
+  const page = { bytes: slice.length, nextOffset: end, eof: end === bytes.length, encoding };
+  if (encoding === "base64") return { ...page, base64: slice.toString("base64") };
+  return { ...page, text: slice.toString("utf8"), lossyUtf8: hasInvalidUtf8(slice) };
 }
 
 /** Compiles an `until.pattern` (RE2 syntax, linear time) or throws INVALID_PATTERN. */

@@ -7,7 +7,7 @@ import {
   removeDir,
   startServer,
   tempDir,
-  writeManifest,
+  configuredArgs,
   type TestServer,
 } from "./helpers/server.js";
 
@@ -16,10 +16,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   dir = tempDir();
-  const manifest = writeManifest(dir);
-  server = await startServer({
-    args: ["--manifest", manifest, "--root", dir, "--artifact-dir", `${dir}/artifacts`],
-  });
+  server = await startServer({ args: configuredArgs(dir) });
 });
 
 afterAll(async () => {

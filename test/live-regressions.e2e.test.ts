@@ -1,7 +1,6 @@
 // Regressions found in review of the live-output path (SPEC §19): prompt wake-ups, fast background
 // executions, `until` at the spool cap, and a slow spool not mistaken for held-open pipes.
 
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Execution } from "../src/runtime/execution.js";
 import { readLivePage } from "../src/runtime/live.js";
@@ -11,7 +10,7 @@ import {
   removeDir,
   startServer,
   tempDir,
-  writeManifest,
+  configuredArgs,
   type TestServer,
 } from "./helpers/server.js";
 
@@ -21,22 +20,17 @@ let server: TestServer;
 beforeAll(async () => {
   dir = tempDir();
   server = await startServer({
-    args: [
-      "--manifest",
-      writeManifest(dir, {
+    args: configuredArgs(
+      dir,
+      {
         version: 2,
         programs: {
           sh: { candidates: ["/bin/sh"], policy: { allowBackground: true } },
           seq: { candidates: ["/usr/bin/seq"], policy: { allowBackground: true } },
         },
-      }),
-      "--root",
-      dir,
-      "--artifact-dir",
-      path.join(dir, "artifacts"),
-      "--artifact-max-stream-bytes",
-      "1000",
-    ],
+      },
+      ["--artifact-max-stream-bytes", "1000"],
+    ),
   });
 });
 
@@ -44,6 +38,26 @@ afterAll(async () => {
   await server?.close();
   removeDir(dir);
 });
+
+/** An Execution of `node -e script` straight on the runtime layer, with a 1,000-byte inline limit. */
+function startNode(script: string, artifacts?: StagingSource): Promise<Execution> {
+  return Execution.start({
+    launch: {
+      command: process.execPath,
+      args: ["-e", script],
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "" },
+      stdinPipe: false,
+    },
+    timeoutMs: 30_000,
+    gracePeriodMs: 2_000,
+    finalTerminationWaitMs: 5_000,
+    artifactPolicy: "on-truncation",
+    projection: { maxOutputBytes: 1_000, headBytes: 250 },
+    artifacts,
+    selection: { logicalName: "node", executable: process.execPath },
+  });
+}
 
 describe("live output", () => {
   it("wakes a waiting read as soon as a line is readable, not at the end of waitMs", async () => {
@@ -137,22 +151,7 @@ describe("a slow spool", () => {
         };
       },
     };
-    const execution = await Execution.start({
-      launch: {
-        command: process.execPath,
-        args: ["-e", "process.stdout.write('x'.repeat(200000))"],
-        cwd: dir,
-        env: { PATH: process.env.PATH ?? "" },
-        stdinPipe: false,
-      },
-      timeoutMs: 30_000,
-      gracePeriodMs: 2_000,
-      finalTerminationWaitMs: 5_000,
-      artifactPolicy: "on-truncation",
-      projection: { maxOutputBytes: 1_000, headBytes: 250 },
-      artifacts: slow,
-      selection: { logicalName: "node", executable: process.execPath },
-    });
+    const execution = await startNode("process.stdout.write('x'.repeat(200000))", slow);
     const result = await execution.result;
     expect(result.exitCode).toBe(0);
     expect(result.stdout.totalBytes).toBe(200_000);
@@ -166,21 +165,7 @@ describe("a slow spool", () => {
 describe("a finished execution with no spool", () => {
   it("pages its in-memory output with the usual rules (utf8 boundaries, eof, offsets)", async () => {
     const text = "héllo wörld ✓\n";
-    const execution = await Execution.start({
-      launch: {
-        command: process.execPath,
-        args: ["-e", `process.stdout.write(${JSON.stringify(text)})`],
-        cwd: dir,
-        env: { PATH: process.env.PATH ?? "" },
-        stdinPipe: false,
-      },
-      timeoutMs: 30_000,
-      gracePeriodMs: 2_000,
-      finalTerminationWaitMs: 5_000,
-      artifactPolicy: "on-truncation",
-      projection: { maxOutputBytes: 1_000, headBytes: 250 },
-      selection: { logicalName: "node", executable: process.execPath },
-    });
+    const execution = await startNode(`process.stdout.write(${JSON.stringify(text)})`);
     await execution.result;
     let offset = 0;
     let joined = "";

@@ -9,7 +9,8 @@ import {
   removeDir,
   startServer,
   tempDir,
-  writeManifest,
+  withServer,
+  configuredArgs,
   type TestServer,
 } from "./helpers/server.js";
 
@@ -31,16 +32,7 @@ function manifest() {
 
 beforeAll(async () => {
   dir = tempDir();
-  server = await startServer({
-    args: [
-      "--manifest",
-      writeManifest(dir, manifest()),
-      "--root",
-      dir,
-      "--artifact-dir",
-      path.join(dir, "artifacts"),
-    ],
-  });
+  server = await startServer({ args: configuredArgs(dir, manifest()) });
 });
 
 afterAll(async () => {
@@ -125,20 +117,7 @@ describe("yield", () => {
   });
 
   it("keeps a yielded foreground execution's slot until it ends", async () => {
-    const local = tempDir();
-    const limited = await startServer({
-      args: [
-        "--manifest",
-        writeManifest(local, manifest()),
-        "--root",
-        local,
-        "--artifact-dir",
-        path.join(local, "artifacts"),
-        "--max-concurrent-executions",
-        "1",
-      ],
-    });
-    try {
+    await withServer(manifest(), ["--max-concurrent-executions", "1"], async (limited) => {
       const handle = await limited.exec({
         program: "node",
         args: [TICKER, "8", "250"],
@@ -155,10 +134,7 @@ describe("yield", () => {
       }
       const after = await limited.exec({ program: "sh", args: ["-c", "true"] });
       expect(after.exitCode).toBe(0);
-    } finally {
-      await limited.close();
-      removeDir(local);
-    }
+    });
   });
 
   it("sends progress notifications while a call waits", async () => {
@@ -231,20 +207,7 @@ describe("background", () => {
   });
 
   it("enforces --max-background-executions", async () => {
-    const local = tempDir();
-    const limited = await startServer({
-      args: [
-        "--manifest",
-        writeManifest(local, manifest()),
-        "--root",
-        local,
-        "--artifact-dir",
-        path.join(local, "artifacts"),
-        "--max-background-executions",
-        "1",
-      ],
-    });
-    try {
+    await withServer(manifest(), ["--max-background-executions", "1"], async (limited) => {
       const first = await limited.exec({ program: "node", args: [HTTP_SERVER], background: true });
       const second = await limited.call("system_exec", {
         program: "node",
@@ -255,10 +218,7 @@ describe("background", () => {
       const foreground = await limited.exec({ program: "sh", args: ["-c", "echo ok"] });
       expect(foreground.stdout.text).toBe("ok\n");
       await limited.call("system_cancel", { executionId: first.executionId });
-    } finally {
-      await limited.close();
-      removeDir(local);
-    }
+    });
   });
 });
 

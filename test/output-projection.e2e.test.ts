@@ -5,7 +5,7 @@ import {
   removeDir,
   startServer,
   tempDir,
-  writeManifest,
+  configuredArgs,
   type TestServer,
 } from "./helpers/server.js";
 
@@ -15,16 +15,7 @@ let server: TestServer;
 beforeAll(async () => {
   dir = tempDir();
   server = await startServer({
-    args: [
-      "--manifest",
-      writeManifest(dir),
-      "--root",
-      dir,
-      "--artifact-dir",
-      `${dir}/artifacts`,
-      "--max-output-bytes",
-      "100",
-    ],
+    args: configuredArgs(dir, undefined, ["--max-output-bytes", "100"]),
   });
 });
 

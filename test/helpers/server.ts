@@ -137,3 +137,33 @@ export async function eventually(check: () => boolean, ms = 10_000): Promise<boo
   }
   return check();
 }
+
+/** The usual configured-mode arguments: the manifest written into `dir`, `dir` as the Root and a
+ * private artifact store inside it, then any extra flags. */
+export function configuredArgs(dir: string, manifest?: object, extra: string[] = []): string[] {
+  return [
+    "--manifest",
+    writeManifest(dir, manifest),
+    "--root",
+    dir,
+    "--artifact-dir",
+    path.join(dir, "artifacts"),
+    ...extra,
+  ];
+}
+
+/** Runs `body` against a server of its own in a fresh temp dir, then closes it and removes the dir. */
+export async function withServer<T>(
+  manifest: object | undefined,
+  extra: string[],
+  body: (server: TestServer, dir: string) => Promise<T>,
+): Promise<T> {
+  const dir = tempDir();
+  const server = await startServer({ args: configuredArgs(dir, manifest, extra) });
+  try {
+    return await body(server, dir);
+  } finally {
+    await server.close();
+    removeDir(dir);
+  }
+}

@@ -226,6 +226,29 @@ describe("artifact store", () => {
     expect((await publishBytes(store, Buffer.alloc(1600))).status).toBe("published");
   });
 
+  it("evicts kept spools of ended handles oldest first, together with artifacts (§19)", async () => {
+    let clock = 0;
+    const store = await open({ quotaBytes: 3000, now: () => clock });
+    clock += 10;
+    const kept = await store.createStaging();
+    kept.write("stdout", Buffer.alloc(1200));
+    await kept.drained("stdout");
+    await kept.keep(); // ended at t=10, kept for live reads
+    clock += 10;
+    const artifact = await publishBytes(store, Buffer.alloc(1200)); // t=20
+    clock += 10;
+    // 1200 kept + 1200 published + 1000 new > 3000: the oldest (the kept spool) goes first.
+    const next = await publishBytes(store, Buffer.alloc(1000));
+    expect(next.status).toBe("published");
+    await expect(kept.readLive("stdout", 0, 10, "base64")).rejects.toMatchObject({
+      code: "ARTIFACT_NOT_FOUND",
+    });
+    await expect(store.read(artifact.id!, "stdout", 0, 1, "base64")).resolves.toMatchObject({
+      bytes: 1,
+    });
+    await kept.discard();
+  });
+
   it("creates the store 0700 with 0600 files even under a permissive umask", async () => {
     if (!isPosix) return;
     const previous = process.umask(0);

@@ -145,6 +145,7 @@ describe("a slow spool", () => {
             throw new Error("not read here");
           },
           end: async () => {},
+          keep: async () => {},
           onFlushed: () => () => {},
           publish: async () => ({ status: "published", id: "0".repeat(32) }),
           discard: async () => {},

@@ -8,7 +8,7 @@ import type { StoreLayout } from "./layout.js";
 import { sweepExpired, type LedgerEntry, type PublishedLedger } from "./ledger.js";
 import { acquireStoreLock } from "./lock.js";
 import { METADATA_VERSION, writeMetadata } from "./metadata.js";
-import { spooledBytes } from "./spool-usage.js";
+import { evictSpool, listSpools, type SpoolEntry } from "./spool-usage.js";
 
 /** What publication needs to know about its store. */
 export interface PublishSettings {
@@ -59,11 +59,14 @@ async function publishLocked(
   const now = settings.now();
   const bytes = sizes.stdout + sizes.stderr;
   const entries = await sweepExpired(ledger, await ledger.entries(), retentionMs, now);
-  // Spools (running executions, ended handles) count toward the quota and are never evicted here.
-  const spools = await spooledBytes(layout, stagingDir);
-  const budget = quotaBytes - bytes - spools;
+  // Spools count toward the quota: running ones are never evicted, kept ones (ended handles) are
+  // evicted oldest first together with published artifacts.
+  const spools = await listSpools(layout, stagingDir);
+  const running = spools.filter((spool) => spool.endedAt === undefined);
+  const budget = quotaBytes - bytes - running.reduce((sum, spool) => sum + spool.bytes, 0);
   if (budget < 0) return { status: "unavailable", reason: "QUOTA" }; // evicting would not help
-  const fits = await evictUntilFits(ledger, entries, budget);
+  const kept = spools.filter((spool) => spool.endedAt !== undefined);
+  const fits = await evictUntilFits(ledger, entries, kept, budget);
   if (!fits) return { status: "unavailable", reason: "QUOTA" };
   const metadata = {
     version: METADATA_VERSION,
@@ -77,16 +80,32 @@ async function publishLocked(
   return { status: "published", id };
 }
 
-/** Retires the oldest artifacts until the published total is at most `budget` bytes. */
+/**
+ * Retires the oldest published artifacts and kept spools (by publication / end time) until they
+ * total at most `budget` bytes.
+ */
 async function evictUntilFits(
   ledger: PublishedLedger,
-  oldestFirst: LedgerEntry[],
+  artifacts: LedgerEntry[],
+  kept: SpoolEntry[],
   budget: number,
 ): Promise<boolean> {
-  let used = oldestFirst.reduce((sum, entry) => sum + entry.bytes, 0);
-  for (const entry of oldestFirst) {
+  const candidates = [
+    ...artifacts.map((entry) => ({
+      at: entry.publishedAt,
+      bytes: entry.bytes,
+      evict: () => ledger.retire(entry.id),
+    })),
+    ...kept.map((spool) => ({
+      at: spool.endedAt!,
+      bytes: spool.bytes,
+      evict: () => evictSpool(spool),
+    })),
+  ].sort((a, b) => a.at - b.at);
+  let used = candidates.reduce((sum, candidate) => sum + candidate.bytes, 0);
+  for (const candidate of candidates) {
     if (used <= budget) break;
-    if (await ledger.retire(entry.id)) used -= entry.bytes;
+    if (await candidate.evict()) used -= candidate.bytes;
   }
   return used <= budget;
 }

@@ -1,32 +1,65 @@
-// Spools count toward the store quota (SPEC §19): the bytes of every staging directory — running
-// executions' spools and ended handles' kept spools, of every server sharing the store.
+// Spools in the store quota (SPEC §19): every staging directory counts — running executions'
+// spools and ended handles' kept spools, of every server sharing the store. A kept spool carries
+// an `ended` marker (its end time); those are evicted oldest first like artifacts, running ones
+// never.
 
-import { readdir, stat } from "node:fs/promises";
+import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { StreamName } from "../runtime/types.js";
+import { PRIVATE_FILE_MODE } from "./directory.js";
 import { streamFile, type StoreLayout } from "./layout.js";
 
 const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
 
-/** Bytes currently held by spools in the store, not counting `except` (the one publishing). */
-export async function spooledBytes(layout: StoreLayout, except: string): Promise<number> {
+/** The marker file naming when a kept spool's execution ended. */
+export const ENDED_MARKER = "ended";
+
+/** One spool in the store. */
+export interface SpoolEntry {
+  dir: string;
+  bytes: number;
+  /** When its execution ended (a kept spool, evictable), or undefined while it is running. */
+  endedAt?: number;
+}
+
+/** Marks a spool as kept after its execution ended (so it may be evicted, oldest first). */
+export async function markSpoolEnded(dir: string, endedAt: number): Promise<void> {
+  await writeFile(path.join(dir, ENDED_MARKER), String(endedAt), { mode: PRIVATE_FILE_MODE });
+}
+
+/** Every spool of the store except `except` (the one publishing). */
+export async function listSpools(layout: StoreLayout, except: string): Promise<SpoolEntry[]> {
   let names: string[];
   try {
     names = await readdir(layout.stagingRoot);
   } catch {
-    return 0;
+    return [];
   }
-  let total = 0;
+  const spools: SpoolEntry[] = [];
   for (const name of names) {
     const dir = path.join(layout.stagingRoot, name);
     if (dir === except) continue;
+    let bytes = 0;
     for (const stream of STREAMS) {
       try {
-        total += (await stat(streamFile(dir, stream))).size;
+        bytes += (await stat(streamFile(dir, stream))).size;
       } catch {
         // removed meanwhile, or not a spool
       }
     }
+    const marker = await readFile(path.join(dir, ENDED_MARKER), "utf8").catch(() => undefined);
+    const endedAt = marker === undefined ? undefined : Number(marker);
+    spools.push({ dir, bytes, endedAt: Number.isFinite(endedAt) ? endedAt : undefined });
   }
-  return total;
+  return spools;
+}
+
+/** Removes a kept spool to make room (its handle's live reads then find it gone). */
+export async function evictSpool(spool: SpoolEntry): Promise<boolean> {
+  try {
+    await rm(spool.dir, { recursive: true, force: true });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -13,6 +13,7 @@ import type {
 import { streamFile } from "./layout.js";
 import { checkOffsetWithin, checkPageRequest, readPage, type PageRequest } from "./page.js";
 import { publishStaging, type PublishSettings } from "./publish.js";
+import { markSpoolEnded } from "./spool-usage.js";
 import { SpoolWriter } from "./spool-writer.js";
 
 /** A live page also says how many bytes of the stream are in the spool so far. */
@@ -31,6 +32,11 @@ export interface Staging {
     encoding: OutputEncoding,
   ): Promise<LivePage>;
   end(): Promise<void>;
+  /**
+   * Ends the writers and keeps the spool readable after its execution ended (a handle's): it then
+   * counts toward the quota and may be evicted oldest first, like a published artifact.
+   */
+  keep(): Promise<void>;
   /** Calls `listener` whenever spooled bytes became readable; returns the unsubscribe function. */
   onFlushed(listener: () => void): () => void;
   publish(totals: { stdout: number; stderr: number }): Promise<ArtifactOutcome>;
@@ -118,6 +124,12 @@ export class FileStaging implements Staging {
       if (this.state === "open") this.state = "ended";
     });
     return this.ending;
+  }
+
+  async keep(): Promise<void> {
+    await this.end();
+    if (this.state !== "ended") return;
+    await markSpoolEnded(this.location, this.settings.now()).catch(() => undefined);
   }
 
   publish(totals: { stdout: number; stderr: number }): Promise<ArtifactOutcome> {
@@ -209,6 +221,8 @@ export class FailedStaging implements Staging {
   write(): boolean {
     return true;
   }
+
+  async keep(): Promise<void> {}
 
   onFlushed(): () => void {
     return () => {};

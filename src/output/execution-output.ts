@@ -24,6 +24,7 @@ export interface SpoolStaging {
     encoding: OutputEncoding,
   ): Promise<OutputPage & { available: number }>;
   end(): Promise<void>;
+  keep(): Promise<void>;
   onFlushed(listener: () => void): () => void;
   publish(totals: { stdout: number; stderr: number }): Promise<ArtifactOutcome>;
   discard(): Promise<void>;
@@ -130,8 +131,12 @@ export class ExecutionOutput {
     const publish = this.policy === "always" || (this.policy === "on-truncation" && truncated);
     if (!publish) {
       const status = this.policy === "never" ? "not-requested" : "discarded";
-      if (keepSpool && this.current) await this.completeSpool(this.current);
-      else await this.release();
+      if (keepSpool && this.current) {
+        await this.catchUpAll(this.current);
+        await this.current.keep();
+      } else {
+        await this.release();
+      }
       return { status };
     }
     const staging = this.current ?? (await this.ensureStaging());
@@ -155,8 +160,12 @@ export class ExecutionOutput {
   }
 
   private async completeSpool(staging: SpoolStaging): Promise<void> {
-    for (const stream of STREAMS) await this.catchUp(stream, staging);
+    await this.catchUpAll(staging);
     await staging.end();
+  }
+
+  private async catchUpAll(staging: SpoolStaging): Promise<void> {
+    for (const stream of STREAMS) await this.catchUp(stream, staging);
   }
 
   private get spools(): boolean {

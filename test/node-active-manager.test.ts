@@ -3,8 +3,8 @@
 import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CommandError } from "../src/errors.js";
 import {
+  errorOf,
   installPosix,
   makeWorld,
   projectSelector,
@@ -28,17 +28,6 @@ async function pointLink(link: string, target: string): Promise<void> {
   await rm(staged, { force: true });
   await symlink(target, staged);
   await rename(staged, link);
-}
-
-/** The CommandError a promise rejects with. */
-async function errorOf(promise: Promise<unknown>): Promise<CommandError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(CommandError);
-    return error as CommandError;
-  }
-  throw new Error("expected a CommandError");
 }
 
 describe("active-manager link", () => {

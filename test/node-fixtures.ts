@@ -3,6 +3,7 @@
 import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { CommandError } from "../src/errors.js";
 import type { RegisteredProgram } from "../src/programs/types.js";
 import {
   createNodeSelector,
@@ -148,13 +149,13 @@ export async function makeWorld(dirs: string[]): Promise<World> {
   return { tmp, installs, root, project, staticNode, staticPrograms };
 }
 
-/** A v2 selector over a world (projectNode overridable). */
-export async function projectSelector(
+/** v2 selector options over a world (projectNode and the rest overridable). */
+export function projectOptions(
   world: World,
   projectNode: Record<string, unknown> = {},
   extra: Partial<NodeSelectorOptions> = {},
-): Promise<NodeSelector> {
-  const selector = await createNodeSelector({
+): NodeSelectorOptions {
+  return {
     manifestVersion: 2,
     projectNode: {
       enabledRoots: [world.project],
@@ -167,9 +168,34 @@ export async function projectSelector(
     staticPrograms: world.staticPrograms,
     homeDir: world.tmp,
     ...extra,
-  });
+  };
+}
+
+/** A v2 selector over a world (projectNode overridable). */
+export async function projectSelector(
+  world: World,
+  projectNode: Record<string, unknown> = {},
+  extra: Partial<NodeSelectorOptions> = {},
+): Promise<NodeSelector> {
+  const selector = await createNodeSelector(projectOptions(world, projectNode, extra));
   if (selector === undefined) {
     throw new Error("expected a selector");
   }
   return selector;
+}
+
+/** The CommandError a promise rejects with (anything else fails the test). */
+export async function errorOf(promise: Promise<unknown>): Promise<CommandError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof CommandError) return error;
+    throw error;
+  }
+  throw new Error("expected a CommandError, but the promise resolved");
+}
+
+/** The code of the CommandError a promise rejects with. */
+export async function codeOf(promise: Promise<unknown>): Promise<string> {
+  return (await errorOf(promise)).code;
 }

@@ -3,9 +3,9 @@
 import { mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CommandError } from "../src/errors.js";
 import { createNodeSelector, type NodeSelector } from "../src/node/index.js";
 import {
+  codeOf,
   installPosix,
   makeWorld,
   put,
@@ -34,17 +34,6 @@ async function legacySelector(
     throw new Error("expected a selector");
   }
   return selector;
-}
-
-/** The CommandError code a promise rejects with. */
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(CommandError);
-    return (error as CommandError).code;
-  }
-  throw new Error("expected a CommandError");
 }
 
 describe("v1 nodeResolution", () => {

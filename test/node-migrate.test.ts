@@ -3,23 +3,11 @@
 import { mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CommandError } from "../src/errors.js";
 import { createNodeSelector, migrateManifestObject } from "../src/node/index.js";
-import { installPosix, makeTempDir, makeWorld, removeAll } from "./node-fixtures.js";
+import { errorOf, installPosix, makeTempDir, makeWorld, removeAll } from "./node-fixtures.js";
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
-
-/** The CommandError a promise rejects with. */
-async function errorOf(promise: Promise<unknown>): Promise<CommandError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(CommandError);
-    return error as CommandError;
-  }
-  throw new Error("expected a CommandError");
-}
 
 /** A v1 manifest as an earlier release would have written it. */
 function v1Manifest(nodeResolution: Record<string, unknown>): Record<string, unknown> {

@@ -4,9 +4,9 @@ import { spawnSync } from "node:child_process";
 import { appendFile, chmod, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CommandError } from "../src/errors.js";
 import { createNodeSelector } from "../src/node/index.js";
 import {
+  errorOf,
   installPosix,
   installWindows,
   makeTempDir,
@@ -20,17 +20,6 @@ import {
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
-
-/** The CommandError a promise rejects with. */
-async function errorOf(promise: Promise<unknown>): Promise<CommandError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(CommandError);
-    return error as CommandError;
-  }
-  throw new Error("expected a CommandError");
-}
 
 describe("npm and npx pairing on POSIX layouts", () => {
   it("npm and npx run as <selected node> <paired cli>", async () => {

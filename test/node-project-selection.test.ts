@@ -4,22 +4,10 @@ import { spawnSync } from "node:child_process";
 import { mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CommandError } from "../src/errors.js";
-import { makeWorld, projectSelector, put, putPackage, removeAll } from "./node-fixtures.js";
+import { codeOf, makeWorld, projectSelector, put, putPackage, removeAll } from "./node-fixtures.js";
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
-
-/** The CommandError code a promise rejects with. */
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(CommandError);
-    return (error as CommandError).code;
-  }
-  throw new Error("expected a CommandError");
-}
 
 describe("exact selectors", () => {
   it.each([

@@ -3,52 +3,24 @@
 import { mkdir, symlink, writeFile, chmod } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CommandError } from "../src/errors.js";
-import { createNodeSelector, type NodeSelectorOptions } from "../src/node/index.js";
+import { createNodeSelector } from "../src/node/index.js";
 import {
+  projectOptions,
+  errorOf,
   installPosix,
   makeWorld,
   put,
   registeredProgram,
   removeAll,
-  type World,
 } from "./node-fixtures.js";
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
 
-/** v2 options over a world, projectNode overridable. */
-function v2(world: World, projectNode: Record<string, unknown> = {}): NodeSelectorOptions {
-  return {
-    manifestVersion: 2,
-    projectNode: {
-      enabledRoots: [world.project],
-      installationRoots: [world.installs],
-      defaultVersion: "20.1.0",
-      ...projectNode,
-    },
-    roots: [world.root],
-    staticNode: world.staticNode,
-    staticPrograms: world.staticPrograms,
-    homeDir: world.tmp,
-  };
-}
-
-/** The CommandError a promise rejects with. */
-async function errorOf(promise: Promise<unknown>): Promise<CommandError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(CommandError);
-    return error as CommandError;
-  }
-  throw new Error("expected a CommandError");
-}
-
 describe("installation set", () => {
   it("reports every installation newest first, with the static node as fallback", async () => {
     const world = await makeWorld(dirs);
-    const selector = (await createNodeSelector(v2(world)))!;
+    const selector = (await createNodeSelector(projectOptions(world)))!;
     const cli = (version: string, name: string) =>
       path.join(world.installs, version, "lib", "node_modules", "npm", "bin", `${name}-cli.js`);
     expect(selector.variantSet()).toEqual({
@@ -84,7 +56,7 @@ describe("installation set", () => {
       path.join(linkedBin, "node"),
     );
     const selector = (await createNodeSelector(
-      v2(world, { installationRoots: [world.installs, volta, asdf, fnm, "~/missing"] }),
+      projectOptions(world, { installationRoots: [world.installs, volta, asdf, fnm, "~/missing"] }),
     ))!;
     expect(selector.variantSet().variants.map((item) => item.version)).toEqual([
       "23.1.0",
@@ -106,7 +78,7 @@ describe("installation set", () => {
     const volta = path.join(world.tmp, "volta");
     const other = await installPosix(volta, "20.1.0");
     const selector = (await createNodeSelector(
-      v2(world, { installationRoots: [volta, world.installs] }),
+      projectOptions(world, { installationRoots: [volta, world.installs] }),
     ))!;
     const v20 = selector.variantSet().variants.find((item) => item.version === "20.1.0");
     expect(v20?.executable).toBe(other.node);
@@ -115,7 +87,7 @@ describe("installation set", () => {
 
   it("nothing is configured: undefined (v2 without projectNode, v1 disabled or absent)", async () => {
     const world = await makeWorld(dirs);
-    const base = v2(world);
+    const base = projectOptions(world);
     expect(await createNodeSelector({ ...base, projectNode: undefined })).toBeUndefined();
     expect(
       await createNodeSelector({ ...base, manifestVersion: 1, projectNode: undefined }),
@@ -136,7 +108,7 @@ describe("installation set", () => {
     const trap = await installPosix(world.installs, "v21.0.0");
     await writeFile(trap.node, `#!/bin/sh\ntouch ${marker}\n`);
     await chmod(trap.node, 0o755);
-    await createNodeSelector(v2(world));
+    await createNodeSelector(projectOptions(world));
     const { existsSync } = await import("node:fs");
     expect(existsSync(marker)).toBe(false);
   });
@@ -146,7 +118,9 @@ describe("startup errors", () => {
   it("an enabled root that does not exist is PROJECT_NODE_ROOT_UNAVAILABLE", async () => {
     const world = await makeWorld(dirs);
     const missing = path.join(world.root, "nope");
-    const error = await errorOf(createNodeSelector(v2(world, { enabledRoots: [missing] })));
+    const error = await errorOf(
+      createNodeSelector(projectOptions(world, { enabledRoots: [missing] })),
+    );
     expect(error.code).toBe("PROJECT_NODE_ROOT_UNAVAILABLE");
     expect(error.message).toContain(missing);
   });
@@ -154,28 +128,32 @@ describe("startup errors", () => {
   it("an enabled root that is a file is PROJECT_NODE_ROOT_UNAVAILABLE", async () => {
     const world = await makeWorld(dirs);
     const file = await put(path.join(world.root, "file"), "x");
-    expect((await errorOf(createNodeSelector(v2(world, { enabledRoots: [file] })))).code).toBe(
-      "PROJECT_NODE_ROOT_UNAVAILABLE",
-    );
+    expect(
+      (await errorOf(createNodeSelector(projectOptions(world, { enabledRoots: [file] })))).code,
+    ).toBe("PROJECT_NODE_ROOT_UNAVAILABLE");
   });
 
   it("an enabled root outside every Root is PROJECT_NODE_ROOT_NOT_AUTHORIZED (also via ~/ and symlinks)", async () => {
     const world = await makeWorld(dirs);
     const outside = path.join(world.tmp, "outside");
     await mkdir(outside);
-    const error = await errorOf(createNodeSelector(v2(world, { enabledRoots: ["~/outside"] })));
+    const error = await errorOf(
+      createNodeSelector(projectOptions(world, { enabledRoots: ["~/outside"] })),
+    );
     expect(error.code).toBe("PROJECT_NODE_ROOT_NOT_AUTHORIZED");
     expect(error.message).toContain(outside);
     const sneaky = path.join(world.project, "sneaky");
     await symlink(outside, sneaky);
-    expect((await errorOf(createNodeSelector(v2(world, { enabledRoots: [sneaky] })))).code).toBe(
-      "PROJECT_NODE_ROOT_NOT_AUTHORIZED",
-    );
+    expect(
+      (await errorOf(createNodeSelector(projectOptions(world, { enabledRoots: [sneaky] })))).code,
+    ).toBe("PROJECT_NODE_ROOT_NOT_AUTHORIZED");
   });
 
   it("a defaultVersion that is not installed is PROJECT_NODE_VERSION_UNAVAILABLE", async () => {
     const world = await makeWorld(dirs);
-    const error = await errorOf(createNodeSelector(v2(world, { defaultVersion: "v21.0.0" })));
+    const error = await errorOf(
+      createNodeSelector(projectOptions(world, { defaultVersion: "v21.0.0" })),
+    );
     expect(error.code).toBe("PROJECT_NODE_VERSION_UNAVAILABLE");
     expect(error.message).toMatch(/defaultVersion v21\.0\.0.*22\.2\.0, 20\.1\.0, 18\.20\.0/);
   });
@@ -184,12 +162,14 @@ describe("startup errors", () => {
     const world = await makeWorld(dirs);
     const empty = path.join(world.tmp, "empty");
     await mkdir(empty);
-    const error = await errorOf(createNodeSelector(v2(world, { installationRoots: [empty] })));
+    const error = await errorOf(
+      createNodeSelector(projectOptions(world, { installationRoots: [empty] })),
+    );
     expect(error.code).toBe("NODE_VARIANTS_UNAVAILABLE");
     expect(error.message).toContain(empty);
     const v1 = await errorOf(
       createNodeSelector({
-        ...v2(world),
+        ...projectOptions(world),
         manifestVersion: 1,
         projectNode: undefined,
         nodeResolution: { enabled: true, installationRoots: [empty] },
@@ -201,7 +181,7 @@ describe("startup errors", () => {
   it("no registered native node is NODE_RESOLUTION_NODE_REQUIRED (v2 and enabled v1)", async () => {
     const world = await makeWorld(dirs);
     const npmOnly = new Map([["npm", registeredProgram("npm", "/usr/bin/npm")]]);
-    const options = { ...v2(world), staticNode: undefined, staticPrograms: npmOnly };
+    const options = { ...projectOptions(world), staticNode: undefined, staticPrograms: npmOnly };
     expect((await errorOf(createNodeSelector(options))).code).toBe("NODE_RESOLUTION_NODE_REQUIRED");
     const v1 = await errorOf(
       createNodeSelector({
@@ -217,7 +197,11 @@ describe("startup errors", () => {
       kind: "cmd-script" as const,
     };
     const cmd = await errorOf(
-      createNodeSelector({ ...v2(world), staticNode: cmdNode, staticPrograms: new Map() }),
+      createNodeSelector({
+        ...projectOptions(world),
+        staticNode: cmdNode,
+        staticPrograms: new Map(),
+      }),
     );
     expect(cmd.code).toBe("NODE_RESOLUTION_NODE_REQUIRED");
     expect(cmd.message).toContain("cmd-script");
@@ -225,7 +209,7 @@ describe("startup errors", () => {
 
   it("the static node is taken from staticPrograms when staticNode is not given", async () => {
     const world = await makeWorld(dirs);
-    const selector = await createNodeSelector({ ...v2(world), staticNode: undefined });
+    const selector = await createNodeSelector({ ...projectOptions(world), staticNode: undefined });
     expect(selector?.variantSet().fallbackExecutable).toBe(world.staticNode.executable);
   });
 
@@ -233,7 +217,10 @@ describe("startup errors", () => {
     const world = await makeWorld(dirs);
     const error = await errorOf(
       createNodeSelector({
-        ...v2(world, { enabledRoots: ["/nonexistent-xyz"], installationRoots: ["/nonexistent"] }),
+        ...projectOptions(world, {
+          enabledRoots: ["/nonexistent-xyz"],
+          installationRoots: ["/nonexistent"],
+        }),
         staticNode: undefined,
         staticPrograms: new Map(),
       }),
@@ -246,10 +233,14 @@ describe("Windows drive paths on a POSIX host", () => {
   it("are accepted as written and simply do not exist", async () => {
     const world = await makeWorld(dirs);
     const selector = await createNodeSelector(
-      v2(world, { installationRoots: ["C:\\Users\\me\\AppData\\Roaming\\nvm", world.installs] }),
+      projectOptions(world, {
+        installationRoots: ["C:\\Users\\me\\AppData\\Roaming\\nvm", world.installs],
+      }),
     );
     expect(selector?.warnings.join("\n")).toContain("not an absolute path on this platform");
-    const error = await errorOf(createNodeSelector(v2(world, { enabledRoots: ["C:/work"] })));
+    const error = await errorOf(
+      createNodeSelector(projectOptions(world, { enabledRoots: ["C:/work"] })),
+    );
     expect(error.code).toBe("PROJECT_NODE_ROOT_UNAVAILABLE");
   });
 });

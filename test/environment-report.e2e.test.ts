@@ -346,21 +346,19 @@ describe("flags (§13)", () => {
     });
   });
 
+  /** The server's manifest, Root and private store, before the flags under test. */
+  const configured = () => [
+    "--manifest",
+    manifest,
+    "--root",
+    root,
+    "--artifact-dir",
+    path.join(root, "artifacts"),
+  ];
+
   /** Runs `serve` with stdin closed at once: a valid configuration exits 0 on EOF. */
   const serve = (...flags: string[]) =>
-    runCli(
-      [
-        "serve",
-        "--manifest",
-        manifest,
-        "--root",
-        root,
-        "--artifact-dir",
-        path.join(root, "artifacts"),
-        ...flags,
-      ],
-      { env: baseEnv() },
-    );
+    runCli(["serve", ...configured(), ...flags], { env: baseEnv() });
 
   it("--inline-head-bytes above the effective maximum → INVALID_RUNTIME_CONFIG, exit 1", () => {
     const cases: string[][] = [
@@ -419,12 +417,7 @@ describe("flags (§13)", () => {
   it("a repeated numeric flag: the last one wins", async () => {
     const server = await startServer({
       args: [
-        "--manifest",
-        manifest,
-        "--root",
-        root,
-        "--artifact-dir",
-        path.join(root, "artifacts"),
+        ...configured(),
         "--default-timeout-ms",
         "5000",
         "--default-timeout-ms",
@@ -469,16 +462,7 @@ describe("flags (§13)", () => {
 
   it("the head defaults to a quarter of the effective maximum", async () => {
     const server = await startServer({
-      args: [
-        "--manifest",
-        manifest,
-        "--root",
-        root,
-        "--artifact-dir",
-        path.join(root, "artifacts"),
-        "--max-output-bytes",
-        "8388608",
-      ],
+      args: [...configured(), "--max-output-bytes", "8388608"],
     });
     try {
       const report = await environment(server);

@@ -1,27 +1,13 @@
 // system_exec basics through the real server over stdio with the SDK client (SPEC §3, §4, §5).
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import {
-  errorText,
-  removeDir,
-  startServer,
-  tempDir,
-  configuredArgs,
-  type TestServer,
-} from "./helpers/server.js";
+import { errorText, shareServer, type TestServer } from "./helpers/server.js";
 
-let dir: string;
 let server: TestServer;
 
-beforeAll(async () => {
-  dir = tempDir();
-  server = await startServer({ args: configuredArgs(dir) });
-});
-
-afterAll(async () => {
-  await server?.close();
-  removeDir(dir);
+shareServer(undefined, [], (started) => {
+  server = started;
 });
 
 const echoArgs = "process.stdout.write(JSON.stringify(process.argv.slice(1)))";

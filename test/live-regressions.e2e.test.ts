@@ -1,43 +1,29 @@
 // Regressions found in review of the live-output path (SPEC §19): prompt wake-ups, fast background
 // executions, `until` at the spool cap, and a slow spool not mistaken for held-open pipes.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Execution } from "../src/runtime/execution.js";
 import { readLivePage } from "../src/runtime/live.js";
 import type { SpoolStaging, StagingSource } from "../src/output/execution-output.js";
-import {
-  errorText,
-  removeDir,
-  startServer,
-  tempDir,
-  configuredArgs,
-  type TestServer,
-} from "./helpers/server.js";
+import { errorText, shareServer, type TestServer } from "./helpers/server.js";
 
 let dir: string;
 let server: TestServer;
 
-beforeAll(async () => {
-  dir = tempDir();
-  server = await startServer({
-    args: configuredArgs(
-      dir,
-      {
-        version: 2,
-        programs: {
-          sh: { candidates: ["/bin/sh"], policy: { allowBackground: true } },
-          seq: { candidates: ["/usr/bin/seq"], policy: { allowBackground: true } },
-        },
-      },
-      ["--artifact-max-stream-bytes", "1000"],
-    ),
-  });
-});
-
-afterAll(async () => {
-  await server?.close();
-  removeDir(dir);
-});
+shareServer(
+  {
+    version: 2,
+    programs: {
+      sh: { candidates: ["/bin/sh"], policy: { allowBackground: true } },
+      seq: { candidates: ["/usr/bin/seq"], policy: { allowBackground: true } },
+    },
+  },
+  ["--artifact-max-stream-bytes", "1000"],
+  (started, made) => {
+    server = started;
+    dir = made;
+  },
+);
 
 /** An Execution of `node -e script` straight on the runtime layer, with a 1,000-byte inline limit. */
 function startNode(script: string, artifacts?: StagingSource): Promise<Execution> {

@@ -1,23 +1,19 @@
 // Executions that outlive one tool call (SPEC §19): yield, background, wait, cancel, live output.
 
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   errorText,
   FIXTURES,
   isAlive,
-  removeDir,
-  startServer,
-  tempDir,
   withServer,
-  configuredArgs,
+  shareServer,
   type TestServer,
 } from "./helpers/server.js";
 
 const TICKER = path.join(FIXTURES, "ticker.mjs");
 const HTTP_SERVER = path.join(FIXTURES, "http-server.mjs");
 
-let dir: string;
 let server: TestServer;
 
 function manifest() {
@@ -30,14 +26,8 @@ function manifest() {
   };
 }
 
-beforeAll(async () => {
-  dir = tempDir();
-  server = await startServer({ args: configuredArgs(dir, manifest()) });
-});
-
-afterAll(async () => {
-  await server?.close();
-  removeDir(dir);
+shareServer(manifest(), [], (started) => {
+  server = started;
 });
 
 /** The parts of a Canonical Result that do not depend on timing or identity. */

@@ -1,27 +1,12 @@
 // Inline excerpts through the real server: head/tail, byte accounting, UTF-8 (SPEC §7).
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  removeDir,
-  startServer,
-  tempDir,
-  configuredArgs,
-  type TestServer,
-} from "./helpers/server.js";
+import { describe, expect, it } from "vitest";
+import { shareServer, type TestServer } from "./helpers/server.js";
 
-let dir: string;
 let server: TestServer;
 
-beforeAll(async () => {
-  dir = tempDir();
-  server = await startServer({
-    args: configuredArgs(dir, undefined, ["--max-output-bytes", "100"]),
-  });
-});
-
-afterAll(async () => {
-  await server?.close();
-  removeDir(dir);
+shareServer(undefined, ["--max-output-bytes", "100"], (started) => {
+  server = started;
 });
 
 /** Runs node writing the bytes given as hex to stdout. */

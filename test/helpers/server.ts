@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll } from "vitest";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const CLI_ENTRY = path.join(REPO_ROOT, "dist/cli/main.js");
@@ -166,4 +167,26 @@ export async function withServer<T>(
     await server.close();
     removeDir(dir);
   }
+}
+
+/**
+ * One server for a whole test file: started in a fresh temp dir before the file's tests, closed
+ * (and the dir removed) after them. `assign` receives the server and its dir for the tests to use.
+ */
+export function shareServer(
+  manifest: object | undefined,
+  extra: string[],
+  assign: (server: TestServer, dir: string) => void,
+): void {
+  let dir: string | undefined;
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    dir = tempDir();
+    server = await startServer({ args: configuredArgs(dir, manifest, extra) });
+    assign(server, dir);
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (dir) removeDir(dir);
+  });
 }

@@ -26,6 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import { mkdir, open, stat, type FileHandle } from "node:fs/promises";
 import { CommandError, errnoCode } from "../errors.js";
+import type { ArtifactBackend } from "../runtime/ports.js";
 import type {
   ArtifactUnavailableReason,
   OutputEncoding,
@@ -66,19 +67,11 @@ export interface ArtifactStoreOptions {
 }
 
 /** The artifact store of one server process (several processes may share one directory). */
-export interface ArtifactStore {
+export interface ArtifactStore extends ArtifactBackend {
   readonly directory: string;
   unavailableReason(): ArtifactUnavailableReason | null;
   unavailableDetail(): string | null;
   createStaging(): Promise<Staging>;
-  read(
-    id: string,
-    stream: StreamName,
-    offset: number,
-    limit: number,
-    encoding: OutputEncoding,
-  ): Promise<OutputPage>;
-  close(): Promise<void>;
 }
 
 /** Opens (creating if needed) the store directory, checks it is private, and recovers it. */

@@ -6,7 +6,7 @@ const MiB = 1024 * KiB;
 const GiB = 1024 * MiB;
 
 // Execution (§3.1, §6)
-export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TIMEOUT_MS = 600_000;
 export const MAX_FOREGROUND_TIMEOUT_MS = 600_000;
 export const DEFAULT_GRACE_PERIOD_MS = 2_000;
 export const DEFAULT_FINAL_TERMINATION_WAIT_MS = 5_000;
@@ -59,6 +59,8 @@ export const MAX_MATCH_TEXT_BYTES = 1 * KiB;
 export const CANCEL_RETURN_WITHIN_MS = 50_000;
 
 // Results (§3)
+/** Gemini CLI's scheduling hint: accepted (boolean) and ignored on every tool, never declared. */
+export const IGNORED_HOST_ARGUMENT = "wait_for_previous";
 export const MAX_RESULT_SIZE_CHARS = 2_000_000;
 
 export const BYTE_UNITS = { KiB, MiB, GiB } as const;

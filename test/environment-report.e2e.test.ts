@@ -313,7 +313,7 @@ describe("automatic discovery mode", () => {
     for (const [name, program] of Object.entries<Record<string, any>>(report.programs)) {
       expect(allowed, name).toContain(name);
       expect(program.required, name).toBe(false);
-      expect(program.policy, name).toEqual({ ...DEFAULT_POLICY, defaultTimeoutMs: 30_000 });
+      expect(program.policy, name).toEqual({ ...DEFAULT_POLICY, defaultTimeoutMs: 600_000 });
       expect("path" in program, name).toBe(false);
     }
   });
@@ -321,7 +321,7 @@ describe("automatic discovery mode", () => {
   it("reports the default limits", () => {
     expect(report.limits).toMatchObject({
       maxConcurrentExecutions: 4,
-      defaultTimeoutMs: 30_000,
+      defaultTimeoutMs: 600_000,
       maxOutputBytes: 32_768,
       inlineHeadBytes: 8192,
       artifactRetentionMs: 86_400_000,

@@ -157,7 +157,10 @@ describe("tools/list", () => {
       idempotentHint: false,
       openWorldHint: true,
     });
-    expect(exec._meta).toEqual({ "anthropic/maxResultSizeChars": 2000000 });
+    expect(exec._meta).toEqual({
+      "anthropic/alwaysLoad": true,
+      "anthropic/maxResultSizeChars": 2000000,
+    });
     expect((exec.inputSchema.properties as any).program.enum).toEqual([
       "cat",
       "node",

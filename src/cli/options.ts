@@ -57,7 +57,7 @@ export function addRuntimeOptions(command: Command): Command {
       0,
       MAX_OUTPUT_BYTES_ACCEPTED,
     ],
-    ["--default-timeout-ms <n>", "default timeout (30000)", 1, MAX_FOREGROUND_TIMEOUT_MS],
+    ["--default-timeout-ms <n>", "default timeout (600000)", 1, MAX_FOREGROUND_TIMEOUT_MS],
     [
       "--max-concurrent-executions <n>",
       "active executions at once (4)",

@@ -79,7 +79,12 @@ const CANCEL_DESCRIPTION = [
   "servers and watchers you no longer need.",
 ].join(" ");
 
-const LARGE_RESULT_META = { "anthropic/maxResultSizeChars": MAX_RESULT_SIZE_CHARS };
+/** Claude Code defers tools behind ToolSearch unless they carry this (HOSTS.md). */
+const ALWAYS_LOAD_META = { "anthropic/alwaysLoad": true };
+const LARGE_RESULT_META = {
+  ...ALWAYS_LOAD_META,
+  "anthropic/maxResultSizeChars": MAX_RESULT_SIZE_CHARS,
+};
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 
@@ -199,6 +204,7 @@ export function toolDefinitions(programs: string[]): ToolDefinition[] {
       inputSchema: { type: "object", properties: {}, additionalProperties: false },
       outputSchema: environmentReportSchema as ToolDefinition["outputSchema"],
       annotations: READ_ONLY,
+      _meta: ALWAYS_LOAD_META,
     },
     {
       name: "system_output",
@@ -240,6 +246,7 @@ export function toolDefinitions(programs: string[]): ToolDefinition[] {
         idempotentHint: true,
         openWorldHint: false,
       },
+      _meta: ALWAYS_LOAD_META,
     },
   ];
 }

@@ -3,6 +3,7 @@
 
 import AjvModule, { type ErrorObject, type ValidateFunction } from "ajv";
 import { CommandError, type ErrorCode } from "../errors.js";
+import { IGNORED_HOST_ARGUMENT } from "../limits.js";
 import type { ToolDefinition } from "./tools.js";
 
 const Ajv = AjvModule.default ?? AjvModule;
@@ -30,7 +31,7 @@ export class ArgumentValidator {
   /** Returns the arguments when valid; throws the field's coded error otherwise. */
   check(tool: string, args: unknown): Record<string, unknown> {
     const validate = this.validator(tool);
-    const value = args ?? {};
+    const value = withoutHostHint(args ?? {});
     if (validate(value)) return value as Record<string, unknown>;
     throw toCommandError(validate.errors ?? [], value);
   }
@@ -46,6 +47,21 @@ export class ArgumentValidator {
     }
     return validate;
   }
+}
+
+/** The arguments without Gemini CLI's boolean `wait_for_previous` (§3: accepted and ignored). */
+function withoutHostHint(args: unknown): unknown {
+  if (args === null || typeof args !== "object" || !Object.hasOwn(args, IGNORED_HOST_ARGUMENT)) {
+    return args;
+  }
+  const { [IGNORED_HOST_ARGUMENT]: hint, ...rest } = args as Record<string, unknown>;
+  if (typeof hint !== "boolean") {
+    throw new CommandError(
+      "INVALID_REQUEST",
+      `${IGNORED_HOST_ARGUMENT} must be a boolean (it is ignored), got ${describeValue(hint)}`,
+    );
+  }
+  return rest;
 }
 
 /** The top-level field an error is about. */

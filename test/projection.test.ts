@@ -54,4 +54,25 @@ describe("StreamProjection", () => {
       { numRuns: 300 },
     );
   });
+
+  it("allocates no buffers for a stream that stays empty, and its snapshot is empty", () => {
+    const limits = { maxOutputBytes: 64 * 1024, headBytes: 16 * 1024 };
+    const before = process.memoryUsage().arrayBuffers;
+    const idle = Array.from({ length: 200 }, () => new StreamProjection(limits));
+    const idleGrowth = process.memoryUsage().arrayBuffers - before;
+    // 200 eager projections would hold 200 × 64 KiB = 12.5 MiB of buffers
+    expect(idleGrowth).toBeLessThan(1024 * 1024);
+    for (const projection of idle) projection.push(Buffer.alloc(0));
+    expect(idle[0]!.snapshot(true)).toEqual({
+      text: "",
+      truncated: false,
+      totalBytes: 0,
+      omittedBytes: 0,
+      lossyUtf8: false,
+    });
+    const used = Array.from({ length: 200 }, () => new StreamProjection(limits));
+    for (const projection of used) projection.push(Buffer.from("x"));
+    expect(process.memoryUsage().arrayBuffers - before).toBeGreaterThan(200 * 60 * 1024);
+    expect(used[0]!.snapshot(true).text).toBe("x");
+  });
 });

@@ -3,6 +3,8 @@
 import type { StreamOutput } from "../runtime/types.js";
 import { codePointStart, completeCodePointEnd, Utf8Validity } from "./utf8.js";
 
+const EMPTY = Buffer.alloc(0);
+
 /** The marker placed between head and tail; N is the number of omitted bytes. */
 export function omissionMarker(omittedBytes: number): string {
   return `\n[... ${omittedBytes} bytes omitted ...]\n`;
@@ -18,18 +20,19 @@ export interface ProjectionLimits {
  * its volume; while the stream fits in `maxOutputBytes`, that is every byte.
  */
 export class StreamProjection {
-  private readonly head: Buffer;
+  /**
+   * Allocated on the first byte: most executions print little or nothing, and every buffer a call
+   * leaves for the GC grows the malloc heap that each later fork() has to copy (SPEC §16).
+   */
+  private head: Buffer = EMPTY;
   private headLength = 0;
-  private readonly ring: Buffer;
+  private ring: Buffer = EMPTY;
   private ringStart = 0;
   private ringLength = 0;
   private total = 0;
   private readonly validity = new Utf8Validity();
 
-  constructor(private readonly limits: ProjectionLimits) {
-    this.head = Buffer.alloc(limits.headBytes);
-    this.ring = Buffer.alloc(limits.maxOutputBytes - limits.headBytes);
-  }
+  constructor(private readonly limits: ProjectionLimits) {}
 
   /** Bytes seen so far. */
   get totalBytes(): number {
@@ -43,6 +46,8 @@ export class StreamProjection {
 
   /** Account for the next chunk. */
   push(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    if (this.total === 0) this.allocate();
     this.validity.push(chunk);
     this.total += chunk.length;
     let rest = chunk;
@@ -82,6 +87,12 @@ export class StreamProjection {
       omissionMarker(omittedBytes) +
       tail.subarray(tailStart).toString("utf8");
     return { text, truncated: true, totalBytes: this.total, omittedBytes, lossyUtf8 };
+  }
+
+  /** Only bytes written are ever read back, so the buffers need no zero fill. */
+  private allocate(): void {
+    this.head = Buffer.allocUnsafeSlow(this.limits.headBytes);
+    this.ring = Buffer.allocUnsafeSlow(this.limits.maxOutputBytes - this.limits.headBytes);
   }
 
   private pushTail(bytes: Buffer): void {

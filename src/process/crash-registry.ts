@@ -6,14 +6,15 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import { listGroupMembers, processStartTicks } from "./proc-table.js";
 
 const STATE_DIR_MODE = 0o700;
 const STATE_FILE_MODE = 0o600;
 const PS_TIMEOUT_MS = 2_000;
 /**
- * Changes are written this long after they happen, coalesced: an execution shorter than this
- * never touches the disk. A server killed within this window after a spawn leaves that group
+ * Changes are written this long after they happen, coalesced, and a group only once it is this
+ * old: an execution shorter than this never touches the disk. A server killed within this window after a spawn leaves that group
  * unrecorded — the price of keeping the write off the per-call path.
  */
 const FLUSH_DELAY_MS = 10;
@@ -70,15 +71,22 @@ function startedAtOrAfter(a: string, b: string): boolean {
 /** This server's registry file: rewritten atomically (and asynchronously) as groups come and go. */
 export class GroupRegistry {
   private readonly groups = new Map<number, GroupRecord>();
+  /** When each group was added (ms, monotonic): only groups older than the delay are written. */
+  private readonly addedAt = new Map<number, number>();
   private readonly file: string;
   private readonly serverStartTime: string;
   private broken = false;
   private closed = false;
+  private dirReady = false;
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
   private written = JSON.stringify([]);
 
-  constructor(private readonly dir: string) {
+  /** `clock`: monotonic milliseconds (tests pass their own to control the groups' ages). */
+  constructor(
+    private readonly dir: string,
+    private readonly clock: () => number = () => performance.now(),
+  ) {
     this.serverStartTime = processStartTime(process.pid) ?? "unknown";
     this.file = path.join(dir, `${process.pid}-${this.serverStartTime.replace(/\W/g, "_")}.json`);
   }
@@ -88,19 +96,21 @@ export class GroupRegistry {
     const leaderStartTime = processStartTime(pgid);
     if (leaderStartTime === undefined) return; // already gone
     this.groups.set(pgid, { pgid, leaderStartTime });
-    this.schedule();
+    this.addedAt.set(pgid, this.clock());
+    this.schedule(FLUSH_DELAY_MS);
   }
 
   /** Forgets a group whose execution ended (its tree was cleaned up). */
   remove(pgid: number): void {
-    if (this.groups.delete(pgid)) this.schedule();
+    this.addedAt.delete(pgid);
+    if (this.groups.delete(pgid)) this.schedule(FLUSH_DELAY_MS);
   }
 
   /** Writes the current groups now (a background execution is recorded before its handle returns). */
   async persist(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.flush();
+    await this.flush(true);
   }
 
   /** Waits for pending writes, then removes this server's file (clean shutdown). */
@@ -111,7 +121,7 @@ export class GroupRegistry {
     if (this.groups.size > 0) {
       // Groups whose end was not seen (an unconfirmed kill): leave them for the next server.
       this.closed = false;
-      await this.flush().catch(() => {});
+      await this.flush(true).catch(() => {});
       this.closed = true;
       return;
     }
@@ -119,21 +129,37 @@ export class GroupRegistry {
     rmSync(`${this.file}.tmp`, { force: true });
   }
 
-  private schedule(): void {
+  private schedule(delayMs: number): void {
     if (this.broken || this.closed || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.flush();
-    }, FLUSH_DELAY_MS);
+      void this.flush(false);
+    }, delayMs);
     this.timer.unref();
   }
 
-  private async flush(): Promise<void> {
+  /**
+   * Writes the groups that are at least FLUSH_DELAY_MS old (all of them when `all`): under a
+   * steady stream of short executions, one still running when the timer fires is not written
+   * unless it outlives the delay, so short executions never touch the disk (SPEC §16, §19).
+   */
+  private async flush(all: boolean): Promise<void> {
     if (this.writing) {
       await this.writing.catch(() => {});
-      return this.flush();
+      return this.flush(all);
     }
-    const groups = JSON.stringify([...this.groups.values()]);
+    const now = this.clock();
+    const due: GroupRecord[] = [];
+    let nextDueMs: number | undefined;
+    for (const record of this.groups.values()) {
+      // once written in full (persist), a group stays written whatever its age
+      if (all) this.addedAt.set(record.pgid, -Infinity);
+      const age = now - (this.addedAt.get(record.pgid) ?? -Infinity);
+      if (age >= FLUSH_DELAY_MS) due.push(record);
+      else nextDueMs = Math.min(nextDueMs ?? FLUSH_DELAY_MS, FLUSH_DELAY_MS - age);
+    }
+    if (nextDueMs !== undefined) this.schedule(Math.max(1, Math.ceil(nextDueMs)));
+    const groups = JSON.stringify(due);
     if (groups === this.written || this.closed) return;
     const content = `{"serverPid":${process.pid},"serverStartTime":${JSON.stringify(
       this.serverStartTime,
@@ -151,9 +177,19 @@ export class GroupRegistry {
   }
 
   private async writeAtomically(content: string): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: STATE_DIR_MODE });
+    if (!this.dirReady) {
+      await mkdir(this.dir, { recursive: true, mode: STATE_DIR_MODE });
+      this.dirReady = true;
+    }
     const temp = `${this.file}.tmp`;
-    await writeFile(temp, content, { mode: STATE_FILE_MODE });
+    try {
+      await writeFile(temp, content, { mode: STATE_FILE_MODE });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      // the directory went away since it was created: make it again, once
+      await mkdir(this.dir, { recursive: true, mode: STATE_DIR_MODE });
+      await writeFile(temp, content, { mode: STATE_FILE_MODE });
+    }
     await rename(temp, this.file);
   }
 }

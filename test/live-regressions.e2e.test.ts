@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { Execution } from "../src/runtime/execution.js";
 import { readLivePage } from "../src/runtime/live.js";
-import type { SpoolStaging, StagingSource } from "../src/output/execution-output.js";
+import type { Spool, SpoolSource } from "../src/output/types.js";
 import { errorText, shareServer, type TestServer } from "./helpers/server.js";
 
 let dir: string;
@@ -26,7 +26,7 @@ shareServer(
 );
 
 /** An Execution of `node -e script` straight on the runtime layer, with a 1,000-byte inline limit. */
-function startNode(script: string, artifacts?: StagingSource): Promise<Execution> {
+function startNode(script: string, artifacts?: SpoolSource): Promise<Execution> {
   return Execution.start({
     launch: {
       command: process.execPath,
@@ -120,13 +120,14 @@ describe("a slow spool", () => {
   it("holds the readers back without being reported as pipes held open", async () => {
     // A store whose spool takes 1.5 s to create (a cold, recovering store on a slow disk).
     const written: Record<string, number> = { stdout: 0, stderr: 0 };
-    const slow: StagingSource = {
-      async createStaging(): Promise<SpoolStaging> {
+    const slow: SpoolSource = {
+      async createStaging(): Promise<Spool> {
         await new Promise((resolve) => setTimeout(resolve, 1_500));
         return {
           id: "0".repeat(32),
           write: (stream, chunk) => ((written[stream]! += chunk.length), true),
           drained: async () => {},
+          spooledBytes: (stream) => written[stream]!,
           readLive: async () => {
             throw new Error("not read here");
           },

@@ -1,7 +1,7 @@
 // An artifact store opened in the background: a server answers `initialize` without waiting for
 // the store's directory checks and recovery sweep, which only the first large output needs.
 
-import type { ArtifactBackend } from "../runtime/ports.js";
+import type { ArtifactBackend } from "./backend.js";
 import { openArtifactStore, type ArtifactStore, type ArtifactStoreOptions } from "./store.js";
 
 /** Starts opening the store now and returns a backend whose calls wait for it. */

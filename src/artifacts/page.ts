@@ -5,7 +5,7 @@ import { isUtf8 } from "node:buffer";
 import type { FileHandle } from "node:fs/promises";
 import { CommandError } from "../errors.js";
 import { OUTPUT_PAGE_MAX_BASE64_BYTES, OUTPUT_PAGE_MAX_UTF8_BYTES } from "../limits.js";
-import type { OutputEncoding, OutputPage } from "../runtime/types.js";
+import type { OutputEncoding, OutputPage } from "../output/types.js";
 import { UTF8_LOOKAHEAD_BYTES, utf8PageEnd } from "./utf8.js";
 
 /** A checked page request: limit already clamped to the encoding's maximum. */

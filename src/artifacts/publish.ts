@@ -3,7 +3,7 @@
 
 import { rename } from "node:fs/promises";
 import { ARTIFACT_LOCK_TIMEOUT_MS } from "../limits.js";
-import type { ArtifactOutcome } from "../runtime/types.js";
+import type { ArtifactOutcome } from "./types.js";
 import type { StoreLayout } from "./layout.js";
 import { sweepExpired, type LedgerEntry, type PublishedLedger } from "./ledger.js";
 import { acquireStoreLock } from "./lock.js";

@@ -5,11 +5,9 @@
 
 import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { StreamName } from "../runtime/types.js";
+import { STREAMS } from "../output/types.js";
 import { PRIVATE_FILE_MODE } from "./directory.js";
 import { streamFile, type StoreLayout } from "./layout.js";
-
-const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
 
 /** The marker file naming when a kept spool's execution ended. */
 export const ENDED_MARKER = "ended";

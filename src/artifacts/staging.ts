@@ -3,49 +3,26 @@
 
 import { open, rm } from "node:fs/promises";
 import { CommandError } from "../errors.js";
-import type {
-  ArtifactOutcome,
-  ArtifactUnavailableReason,
-  OutputEncoding,
-  OutputPage,
-  StreamName,
-} from "../runtime/types.js";
+import {
+  STREAMS,
+  type LivePage,
+  type OutputEncoding,
+  type OutputPage,
+  type Spool,
+  type StreamName,
+  type StreamTotals,
+} from "../output/types.js";
+import type { ArtifactOutcome, ArtifactUnavailableReason } from "./types.js";
 import { streamFile } from "./layout.js";
 import { checkOffsetWithin, checkPageRequest, readPage, type PageRequest } from "./page.js";
 import { publishStaging, type PublishSettings } from "./publish.js";
 import { markSpoolEnded } from "./spool-usage.js";
 import { SpoolWriter } from "./spool-writer.js";
 
-/** A live page also says how many bytes of the stream are in the spool so far. */
-export type LivePage = OutputPage & { available: number };
-
-/** The spool of one execution, on its way to becoming an artifact (see store.ts). */
-export interface Staging {
-  readonly id: string;
-  write(stream: StreamName, chunk: Buffer): boolean;
-  drained(stream: StreamName): Promise<void>;
-  spooledBytes(stream: StreamName): number;
-  readLive(
-    stream: StreamName,
-    offset: number,
-    limit: number,
-    encoding: OutputEncoding,
-  ): Promise<LivePage>;
-  end(): Promise<void>;
-  /**
-   * Ends the writers and keeps the spool readable after its execution ended (a handle's): it then
-   * counts toward the quota and may be evicted oldest first, like a published artifact.
-   */
-  keep(): Promise<void>;
-  /** Calls `listener` whenever spooled bytes became readable; returns the unsubscribe function. */
-  onFlushed(listener: () => void): () => void;
-  publish(totals: { stdout: number; stderr: number }): Promise<ArtifactOutcome>;
-  discard(): Promise<void>;
-}
+/** The spool port as the store implements it (declared once, in output/types.ts). */
+export type Staging = Spool;
 
 type StagingState = "open" | "ended" | "published" | "discarded";
-
-const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
 
 /** A staging directory with one spool writer per stream. */
 export class FileStaging implements Staging {
@@ -132,7 +109,7 @@ export class FileStaging implements Staging {
     await markSpoolEnded(this.location, this.settings.now()).catch(() => undefined);
   }
 
-  publish(totals: { stdout: number; stderr: number }): Promise<ArtifactOutcome> {
+  publish(totals: StreamTotals): Promise<ArtifactOutcome> {
     this.outcome ??= this.publishOnce(totals);
     return this.outcome;
   }
@@ -149,7 +126,7 @@ export class FileStaging implements Staging {
     await this.removeStaging();
   }
 
-  private async publishOnce(totals: { stdout: number; stderr: number }): Promise<ArtifactOutcome> {
+  private async publishOnce(totals: StreamTotals): Promise<ArtifactOutcome> {
     await this.end();
     const reason = this.refusal(totals);
     const outcome: ArtifactOutcome = reason
@@ -166,7 +143,7 @@ export class FileStaging implements Staging {
   }
 
   /** Why the spool cannot become an artifact, or null when it can. */
-  private refusal(totals: { stdout: number; stderr: number }): ArtifactUnavailableReason | null {
+  private refusal(totals: StreamTotals): ArtifactUnavailableReason | null {
     for (const stream of STREAMS) {
       const writer = this.writers[stream];
       if (writer.capped || totals[stream] > this.maxStreamBytes) return "STREAM_CAP";

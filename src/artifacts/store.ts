@@ -26,13 +26,15 @@ import os from "node:os";
 import path from "node:path";
 import { mkdir, open, stat, type FileHandle } from "node:fs/promises";
 import { CommandError, errnoCode } from "../errors.js";
-import type { ArtifactBackend } from "../runtime/ports.js";
-import type {
-  ArtifactUnavailableReason,
-  OutputEncoding,
-  OutputPage,
-  StreamName,
-} from "../runtime/types.js";
+import type { ArtifactBackend } from "./backend.js";
+import {
+  STREAMS,
+  type LivePage,
+  type OutputEncoding,
+  type OutputPage,
+  type StreamName,
+} from "../output/types.js";
+import type { ArtifactUnavailableReason } from "./types.js";
 import { ensurePrivateDirectory, PRIVATE_DIR_MODE } from "./directory.js";
 import {
   defaultArtifactDir,
@@ -48,7 +50,7 @@ import { currentOwner } from "./owner.js";
 import { checkOffsetWithin, checkPageRequest, readPage } from "./page.js";
 import type { PublishSettings } from "./publish.js";
 import { recoverStore } from "./recovery.js";
-import { FailedStaging, FileStaging, type LivePage, type Staging } from "./staging.js";
+import { FailedStaging, FileStaging, type Staging } from "./staging.js";
 
 export type { LivePage, Staging };
 
@@ -113,8 +115,6 @@ function checkOptions(options: ArtifactStoreOptions): void {
     }
   }
 }
-
-const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
 
 class DiskArtifactStore implements ArtifactStore {
   readonly directory: string;

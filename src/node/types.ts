@@ -1,6 +1,6 @@
 // The domain of Project Node resolution: installations, declarations and launch plans (SPEC §12).
 
-import type { ProgramSelection } from "../runtime/types.js";
+import type { ProgramSelection } from "../programs/types.js";
 
 /** What identifies one file on disk; a change means it was replaced or rewritten. */
 export interface FileIdentity {

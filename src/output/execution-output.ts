@@ -2,40 +2,16 @@
 // (SPEC §7, §8, §19).
 
 import type { Readable } from "node:stream";
+import type { ArtifactOutcome } from "../artifacts/types.js";
 import type { ArtifactPolicy } from "../programs/types.js";
-import type {
-  ArtifactOutcome,
-  OutputEncoding,
-  OutputPage,
-  StreamName,
-  StreamOutput,
-} from "../runtime/types.js";
 import { StreamProjection, type ProjectionLimits } from "./projection.js";
-
-/** The spool of one execution, as the artifact store hands it out. */
-export interface SpoolStaging {
-  readonly id: string;
-  write(stream: StreamName, chunk: Buffer): boolean;
-  drained(stream: StreamName): Promise<void>;
-  readLive(
-    stream: StreamName,
-    offset: number,
-    limit: number,
-    encoding: OutputEncoding,
-  ): Promise<OutputPage & { available: number }>;
-  end(): Promise<void>;
-  keep(): Promise<void>;
-  onFlushed(listener: () => void): () => void;
-  publish(totals: { stdout: number; stderr: number }): Promise<ArtifactOutcome>;
-  discard(): Promise<void>;
-}
-
-/** Where spools come from (the artifact store); absent when no store is configured. */
-export interface StagingSource {
-  createStaging(): Promise<SpoolStaging>;
-}
-
-const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
+import {
+  STREAMS,
+  type Spool,
+  type SpoolSource,
+  type StreamName,
+  type StreamOutput,
+} from "./types.js";
 
 /**
  * Feeds both pipes into their projections; once either stream passes its inline limit, spools
@@ -45,8 +21,8 @@ const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
 export class ExecutionOutput {
   private readonly projections: Record<StreamName, StreamProjection>;
   private readonly spooled: Record<StreamName, number> = { stdout: 0, stderr: 0 };
-  private current: SpoolStaging | undefined;
-  private stagingPromise: Promise<SpoolStaging> | undefined;
+  private current: Spool | undefined;
+  private stagingPromise: Promise<Spool> | undefined;
   private abandoned = false;
   private readonly listeners = new Set<() => void>();
 
@@ -57,7 +33,7 @@ export class ExecutionOutput {
   constructor(
     private readonly limits: ProjectionLimits,
     private readonly policy: ArtifactPolicy,
-    private readonly source: StagingSource | undefined,
+    private readonly source: SpoolSource | undefined,
     private readonly spoolAlways = false,
   ) {
     this.projections = {
@@ -104,7 +80,7 @@ export class ExecutionOutput {
   }
 
   /** The spool, once one exists. */
-  get staging(): SpoolStaging | undefined {
+  get staging(): Spool | undefined {
     return this.current;
   }
 
@@ -114,7 +90,7 @@ export class ExecutionOutput {
   }
 
   /** Spool both streams from byte 0 now (the execution yielded or runs in the background). */
-  async forceSpool(): Promise<SpoolStaging | undefined> {
+  async forceSpool(): Promise<Spool | undefined> {
     if (!this.source || this.abandoned) return undefined;
     const staging = await this.ensureStaging();
     for (const stream of STREAMS) await this.catchUp(stream, staging);
@@ -159,12 +135,12 @@ export class ExecutionOutput {
     await staging?.discard();
   }
 
-  private async completeSpool(staging: SpoolStaging): Promise<void> {
+  private async completeSpool(staging: Spool): Promise<void> {
     await this.catchUpAll(staging);
     await staging.end();
   }
 
-  private async catchUpAll(staging: SpoolStaging): Promise<void> {
+  private async catchUpAll(staging: Spool): Promise<void> {
     for (const stream of STREAMS) await this.catchUp(stream, staging);
   }
 
@@ -191,7 +167,7 @@ export class ExecutionOutput {
   }
 
   /** Writes the bytes of a stream that are in memory but not yet in the spool. */
-  private async catchUp(stream: StreamName, staging: SpoolStaging): Promise<void> {
+  private async catchUp(stream: StreamName, staging: Spool): Promise<void> {
     const projection = this.projections[stream];
     if (this.spooled[stream] >= projection.totalBytes) return;
     const pending = projection.retainedBytes().subarray(this.spooled[stream]);
@@ -199,7 +175,7 @@ export class ExecutionOutput {
     if (!staging.write(stream, pending)) await staging.drained(stream);
   }
 
-  private ensureStaging(): Promise<SpoolStaging> {
+  private ensureStaging(): Promise<Spool> {
     this.stagingPromise ??= this.source!.createStaging().then((staging) => {
       this.current = staging;
       staging.onFlushed(() => this.notify());

@@ -1,6 +1,6 @@
 // Bounded head+tail projection of one output stream with exact byte accounting (SPEC §7).
 
-import type { StreamOutput } from "../runtime/types.js";
+import type { StreamOutput } from "./types.js";
 import { codePointStart, completeCodePointEnd, Utf8Validity } from "./utf8.js";
 
 const EMPTY = Buffer.alloc(0);

@@ -1,6 +1,6 @@
 // POSIX adapter: the execution's own process group, signalled as a whole (SPEC §6.1, §6.5).
 
-import type { CleanupError } from "../runtime/types.js";
+import type { CleanupError } from "./types.js";
 import { groupHasLiveMembers } from "./proc-table.js";
 import type { ProcessTree } from "./tree.js";
 

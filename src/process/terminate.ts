@@ -1,6 +1,6 @@
 // TERM → grace → KILL → confirm, for timeouts, cancellation, shutdown and leftovers (SPEC §6.5).
 
-import type { CleanupError } from "../runtime/types.js";
+import type { CleanupError } from "./types.js";
 import type { ProcessTree } from "./tree.js";
 
 const POLL_INTERVAL_MS = 20;

@@ -1,6 +1,6 @@
 // The interface every platform's process-tree adapter implements (SPEC §6.5).
 
-import type { CleanupError, TerminationAdapter } from "../runtime/types.js";
+import type { CleanupError, TerminationAdapter } from "./types.js";
 
 /** Owns the process tree of one execution: asks it to stop, forces it, and tells when it is empty. */
 export interface ProcessTree {

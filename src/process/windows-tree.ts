@@ -3,7 +3,7 @@
 // without them every Windows cleanup is reported as unconfirmed, never `treeCleaned: true`.
 
 import { spawnSync } from "node:child_process";
-import type { CleanupError } from "../runtime/types.js";
+import type { CleanupError } from "./types.js";
 import type { ProcessTree } from "./tree.js";
 
 /** Runs a command synchronously and returns its exit status (injected in tests). */

@@ -18,6 +18,16 @@ export interface ProgramPolicy {
 /** The manifest's policy object as written: every field optional. */
 export type PolicyInput = Partial<ProgramPolicy>;
 
+/** What actually ran (§4, §12). */
+export interface ProgramSelection {
+  logicalName: string;
+  executable: string;
+  version?: string;
+  requirement?: string;
+  source?: string;
+  adapter?: string;
+}
+
 export type ProgramKind = "native" | "cmd-script";
 
 /** A Project Node variant as reported by system_environment (§12). */

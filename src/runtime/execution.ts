@@ -4,7 +4,8 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { ArtifactPolicy } from "../programs/types.js";
-import { ExecutionOutput, type StagingSource } from "../output/execution-output.js";
+import { ExecutionOutput } from "../output/execution-output.js";
+import type { SpoolSource } from "../output/types.js";
 import type { ProjectionLimits } from "../output/projection.js";
 import { launch, type LaunchSpec, type StartedChild } from "../process/spawn.js";
 import { PosixProcessGroup } from "../process/posix-group.js";
@@ -38,7 +39,7 @@ export interface ExecutionSpec {
   finalTerminationWaitMs: number;
   artifactPolicy: ArtifactPolicy;
   projection: ProjectionLimits;
-  artifacts?: StagingSource;
+  artifacts?: SpoolSource;
   selection: ProgramSelection;
   /** The execution may outlive its call (§19): spool past the inline limit whatever the policy. */
   mayOutliveCall?: boolean;

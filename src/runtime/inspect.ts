@@ -13,7 +13,7 @@ import {
   OUTPUT_PAGE_MAX_UTF8_BYTES,
 } from "../limits.js";
 import type { EnvironmentReport, ProgramReport } from "./types.js";
-import type { RuntimeOptions } from "./runtime.js";
+import type { RuntimeOptions } from "./options.js";
 
 /** The §3.2 report for the runtime's configuration. */
 export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentReport {

@@ -1,22 +1,10 @@
 // What the runtime needs from the artifact store and from Project Node selection, stated as
 // narrow interfaces so each stage can be built and tested on its own.
 
-import type { SpoolStaging } from "../output/execution-output.js";
 import type { VariantSetReport } from "../programs/types.js";
-import type { OutputEncoding, OutputPage, ProgramSelection, StreamName } from "./types.js";
+import type { ProgramSelection } from "./types.js";
 
-/** The artifact store as the runtime uses it (src/artifacts). */
-export interface ArtifactBackend {
-  createStaging(): Promise<SpoolStaging>;
-  read(
-    id: string,
-    stream: StreamName,
-    offset: number,
-    limit: number,
-    encoding: OutputEncoding,
-  ): Promise<OutputPage>;
-  close(): Promise<void>;
-}
+export type { ArtifactBackend } from "../artifacts/backend.js";
 
 /** A per-request launch decided by Project Node selection (src/node). */
 export interface LaunchPlan {

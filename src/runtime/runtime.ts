@@ -10,16 +10,14 @@ import {
   MAX_WAIT_MS,
   MAX_YIELD_MS,
 } from "../limits.js";
-import type { ProgramCatalog } from "../programs/catalog.js";
 import type { RegisteredProgram } from "../programs/types.js";
-import type { Root } from "../roots/roots.js";
 import { authorizeCwd } from "../roots/roots.js";
-import type { RuntimeSettings } from "./config.js";
 import { Execution } from "./execution.js";
 import { HandleRegistry } from "./handles.js";
 import { buildEnvironmentReport } from "./inspect.js";
 import { compilePattern, LineScanner, readLivePage, waitForActivity } from "./live.js";
-import type { ArtifactBackend, LaunchPlan, NodeLauncher } from "./ports.js";
+import type { RuntimeOptions } from "./options.js";
+import type { LaunchPlan } from "./ports.js";
 import type {
   CanonicalResult,
   EnvironmentReport,
@@ -38,18 +36,7 @@ import {
   foregroundTimeout,
 } from "./validate-request.js";
 
-export interface RuntimeOptions {
-  catalog: ProgramCatalog;
-  roots: Root[];
-  settings: RuntimeSettings;
-  serverName: string;
-  serverVersion: string;
-  artifacts?: ArtifactBackend;
-  node?: NodeLauncher;
-  platform?: NodeJS.Platform;
-  /** Told about every spawned process group and its end (crash-safe registry, §19). */
-  groups?: { add(pid: number): void; remove(pid: number): void; persist(): Promise<void> };
-}
+export type { RuntimeOptions } from "./options.js";
 
 /** What a system_wait call may ask for. */
 export interface WaitRequest {

@@ -1,59 +1,35 @@
-// The shapes the Command Runtime takes and returns (SPEC §3, §4, §19).
+// The shapes the Command Runtime takes and returns (SPEC §3, §4, §19), composed from the types
+// each stage owns (process/, output/, artifacts/, programs/).
 
-import type { ArtifactPolicy, ProgramPolicy, VariantSetReport } from "../programs/types.js";
+import type { ArtifactOutcome } from "../artifacts/types.js";
+import type { StreamName, StreamOutput } from "../output/types.js";
+import type { TerminationOutcome } from "../process/types.js";
+import type {
+  ArtifactPolicy,
+  ProgramPolicy,
+  ProgramSelection,
+  VariantSetReport,
+} from "../programs/types.js";
 
-export type StreamName = "stdout" | "stderr";
-
-/** A stream's bounded head+tail excerpt with exact byte accounting (§7). */
-export interface StreamOutput {
-  text: string;
-  truncated: boolean;
-  totalBytes: number;
-  omittedBytes: number;
-  lossyUtf8: boolean;
-}
-
-export type CleanupError =
-  | "FINAL_WAIT_EXPIRED"
-  | "PIPES_HELD_OPEN"
-  | "SIGNAL_FAILED"
-  | "JOB_ACTIVE_PROCESSES_REMAIN"
-  | "TASKKILL_FALLBACK_UNCONFIRMED"
-  | "WINDOWS_SETUP_UNAVAILABLE";
-
-export type TerminationAdapter =
-  "natural" | "unix-process-group" | "windows-job-object" | "windows-taskkill-fallback";
-
-export type TerminationReason = "timeout" | "cancelled" | null;
-
-export interface TerminationOutcome {
-  reason: TerminationReason;
-  gracefulRequested: boolean;
-  forceUsed: boolean;
-  treeCleaned: boolean | null;
-  cleanupError?: CleanupError;
-  diagnostics: { adapter: TerminationAdapter; [key: string]: unknown };
-}
-
-export type ArtifactStatus = "not-requested" | "discarded" | "published" | "unavailable";
-export type ArtifactUnavailableReason =
-  "STREAM_CAP" | "QUOTA" | "STORE_UNAVAILABLE" | "LOCK_TIMEOUT" | "WRITE_FAILED";
-
-export interface ArtifactOutcome {
-  status: ArtifactStatus;
-  id?: string;
-  reason?: ArtifactUnavailableReason;
-}
-
-/** What actually ran (§4, §12). */
-export interface ProgramSelection {
-  logicalName: string;
-  executable: string;
-  version?: string;
-  requirement?: string;
-  source?: string;
-  adapter?: string;
-}
+export type {
+  ArtifactOutcome,
+  ArtifactStatus,
+  ArtifactUnavailableReason,
+} from "../artifacts/types.js";
+export type {
+  LivePage,
+  OutputEncoding,
+  OutputPage,
+  StreamName,
+  StreamOutput,
+} from "../output/types.js";
+export type {
+  CleanupError,
+  TerminationAdapter,
+  TerminationOutcome,
+  TerminationReason,
+} from "../process/types.js";
+export type { ProgramSelection } from "../programs/types.js";
 
 /** The result of one finished execution (§4). */
 export interface CanonicalResult {
@@ -101,19 +77,6 @@ export interface ExecOptions {
   /** Wait for the end whatever yieldMs says (the CLI's `exec`). */
   noYield?: boolean;
   onProgress?: (elapsedMs: number, message: string) => void;
-}
-
-export type OutputEncoding = "utf8" | "base64";
-
-/** One page of a stored stream (§3.3). */
-export interface OutputPage {
-  bytes: number;
-  nextOffset: number;
-  eof: boolean;
-  encoding: OutputEncoding;
-  text?: string;
-  lossyUtf8?: boolean;
-  base64?: string;
 }
 
 export interface ProgramReport {

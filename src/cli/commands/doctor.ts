@@ -3,7 +3,7 @@
 import { Option, type Command } from "commander";
 import { addManifestOptions, addRuntimeOptions } from "../options.js";
 import type { DoctorOptions } from "./doctor-run.js";
-import type { ExitWith } from "./index.js";
+import type { ExitWith } from "./exit-with.js";
 
 /** Adds `doctor` with --json, --execute (and its deprecated alias --probe) and --all. */
 export function registerDoctor(program: Command, exitWith: ExitWith): void {

@@ -3,13 +3,13 @@
 // (SPEC §13).
 
 import type { Command } from "commander";
+import type { ExitWith } from "./exit-with.js";
 import { registerDoctor } from "./doctor.js";
 import { registerInit } from "./init.js";
 import { registerMigrateManifest } from "./migrate-manifest.js";
 import { registerPrintConfig } from "./print-config.js";
 
-/** Sets the exit code the CLI ends with once the action finished. */
-export type ExitWith = (code: number) => void;
+export type { ExitWith } from "./exit-with.js";
 
 /** Adds every management command to the program. */
 export function registerManagementCommands(program: Command, exitWith: ExitWith): void {

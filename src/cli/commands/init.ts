@@ -2,7 +2,7 @@
 
 import type { Command } from "commander";
 import { addManifestOptions } from "../options.js";
-import type { ExitWith } from "./index.js";
+import type { ExitWith } from "./exit-with.js";
 import type { InitOptions } from "./init-run.js";
 
 /** Adds `init [path]` with --yes, --force, --manifest and --root. */

@@ -3,7 +3,7 @@
 
 import type { Command } from "commander";
 import { addManifestOptions, type CommonOptions } from "../options.js";
-import type { ExitWith } from "./index.js";
+import type { ExitWith } from "./exit-with.js";
 
 /** Adds `migrate-manifest [input] [output]` with --root (and --manifest as another way to name INPUT). */
 export function registerMigrateManifest(program: Command, exitWith: ExitWith): void {

@@ -2,7 +2,7 @@
 
 import type { Command } from "commander";
 import { addManifestOptions, addRuntimeOptions, type CommonOptions } from "../options.js";
-import type { ExitWith } from "./index.js";
+import type { ExitWith } from "./exit-with.js";
 
 /** Adds `print-config <host>` with the common flags it carries into the snippet. */
 export function registerPrintConfig(program: Command, exitWith: ExitWith): void {

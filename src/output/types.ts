@@ -1,0 +1,77 @@
+// The output stage's own shapes: streams, excerpts, pages, and the one spool port (SPEC §3.3, §7,
+// §8, §19). The artifact store implements the port; ExecutionOutput uses it.
+
+import type { ArtifactOutcome } from "../artifacts/types.js";
+
+/** The two output streams, in report order. */
+export const STREAMS = ["stdout", "stderr"] as const;
+export type StreamName = (typeof STREAMS)[number];
+
+/** A stream's bounded head+tail excerpt with exact byte accounting (§7). */
+export interface StreamOutput {
+  text: string;
+  truncated: boolean;
+  totalBytes: number;
+  omittedBytes: number;
+  lossyUtf8: boolean;
+}
+
+/** How a page carries its bytes (§3.3). */
+export const OUTPUT_ENCODINGS = ["utf8", "base64"] as const;
+export type OutputEncoding = (typeof OUTPUT_ENCODINGS)[number];
+
+/** One page of a stream (§3.3). */
+export interface OutputPage {
+  bytes: number;
+  nextOffset: number;
+  eof: boolean;
+  encoding: OutputEncoding;
+  text?: string;
+  lossyUtf8?: boolean;
+  base64?: string;
+}
+
+/** A live page also says how many bytes of the stream are in the spool so far. */
+export type LivePage = OutputPage & { available: number };
+
+/** Byte totals of both streams. */
+export type StreamTotals = Record<StreamName, number>;
+
+/**
+ * The spool port: one execution's spool, on its way to becoming an artifact. Declared here once;
+ * the artifact store's stagings implement it.
+ */
+export interface Spool {
+  /** The artifact id it will publish under. */
+  readonly id: string;
+  /** Appends; false means wait for `drained(stream)`. */
+  write(stream: StreamName, chunk: Buffer): boolean;
+  drained(stream: StreamName): Promise<void>;
+  /** Bytes already in the spool file. */
+  spooledBytes(stream: StreamName): number;
+  /** A page of the spool while it is written, plus `available`. */
+  readLive(
+    stream: StreamName,
+    offset: number,
+    limit: number,
+    encoding: OutputEncoding,
+  ): Promise<LivePage>;
+  /** The execution ended; the spool stays readable. */
+  end(): Promise<void>;
+  /**
+   * Ends the writers and keeps the spool readable after its execution ended (a handle's): it then
+   * counts toward the quota and may be evicted oldest first, like a published artifact.
+   */
+  keep(): Promise<void>;
+  /** Calls `listener` whenever spooled bytes became readable; returns the unsubscribe function. */
+  onFlushed(listener: () => void): () => void;
+  /** Lock, quota, rename; never throws. */
+  publish(totals: StreamTotals): Promise<ArtifactOutcome>;
+  /** Drops the spool (policy or shutdown). */
+  discard(): Promise<void>;
+}
+
+/** Where spools come from (the artifact store); absent when no store is configured. */
+export interface SpoolSource {
+  createStaging(): Promise<Spool>;
+}

@@ -1,0 +1,21 @@
+// What a Command Runtime is built from: the resolved catalog, roots and settings, and the stage
+// backends the composition root wires in.
+
+import type { ProgramCatalog } from "../programs/catalog.js";
+import type { Root } from "../roots/roots.js";
+import type { RuntimeSettings } from "./config.js";
+import type { ArtifactBackend, NodeLauncher } from "./ports.js";
+
+/** Everything a CommandRuntime needs. */
+export interface RuntimeOptions {
+  catalog: ProgramCatalog;
+  roots: Root[];
+  settings: RuntimeSettings;
+  serverName: string;
+  serverVersion: string;
+  artifacts?: ArtifactBackend;
+  node?: NodeLauncher;
+  platform?: NodeJS.Platform;
+  /** Told about every spawned process group and its end (crash-safe registry, §19). */
+  groups?: { add(pid: number): void; remove(pid: number): void; persist(): Promise<void> };
+}

@@ -1,0 +1,86 @@
+// The layering check of `npm run lint` (scripts/check-imports.mjs) fails on an upward import and
+// on an import cycle, and passes on the real tree.
+
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+const SCRIPT = path.resolve("scripts/check-imports.mjs");
+const dirs: string[] = [];
+
+/** Writes a source tree ({ "process/a.ts": "..." }) into a fresh temp dir and returns it. */
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "scm-layering-"));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+function check(dir: string) {
+  const run = spawnSync(process.execPath, [SCRIPT, dir], { encoding: "utf8", timeout: 30_000 });
+  return { status: run.status, stderr: run.stderr };
+}
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("check-imports", () => {
+  it("passes on the real source tree", () => {
+    const run = check(path.resolve("src"));
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+
+  it("passes on a tree whose imports point one way", () => {
+    const dir = tree({
+      "cli/main.ts": 'import { r } from "../runtime/r.js";\nexport const m = r;\n',
+      "runtime/r.ts": 'import { p } from "../process/p.js";\nexport const r = p;\n',
+      "process/p.ts": 'import type { E } from "../errors.js";\nexport const p = 1 as E;\n',
+      "errors.ts": "export type E = number;\n",
+    });
+    expect(check(dir).status).toBe(0);
+  });
+
+  it.each([
+    ["runtime", "../runtime/r.js"],
+    ["mcp", "../mcp/m.js"],
+    ["cli", "../cli/c.js"],
+  ])("fails on a stage importing %s/ (type-only too)", (folder, specifier) => {
+    const dir = tree({
+      "process/p.ts": `import type { X } from "${specifier}";\nexport type P = X;\n`,
+      "runtime/r.ts": "export type X = 1;\n",
+      "mcp/m.ts": "export type X = 1;\n",
+      "cli/c.ts": "export type X = 1;\n",
+    });
+    const run = check(dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`a stage (process/) must not import ${folder}/`);
+  });
+
+  it("fails on the runtime importing an adapter, and on a dynamic import", () => {
+    const dir = tree({
+      "runtime/r.ts": 'export const load = () => import("../mcp/m.js");\n',
+      "mcp/m.ts": "export const m = 1;\n",
+    });
+    const run = check(dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("runtime/ must not import mcp/");
+  });
+
+  it("fails on an import cycle and names every member", () => {
+    const dir = tree({
+      "output/a.ts": 'import type { B } from "./b.js";\nexport type A = B;\n',
+      "output/b.ts": 'import type { C } from "./c.js";\nexport type B = C;\n',
+      "output/c.ts": 'import type { A } from "./a.js";\nexport type C = A | 1;\n',
+    });
+    const run = check(dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/import cycle: .*a\.ts ↔ .*b\.ts ↔ .*c\.ts/);
+  });
+});

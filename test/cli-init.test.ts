@@ -55,7 +55,12 @@ describe("init on this machine's PATH", () => {
     const manifest = JSON.parse(readFileSync(file, "utf8"));
     validateManifest(manifest);
     expect(manifest.version).toBe(2);
-    expect(manifest.programs.npm).toEqual({ candidates: ["npm"], required: false });
+    // §10: init lets the JS/Python runtimes and package managers run in the background.
+    expect(manifest.programs.npm).toEqual({
+      candidates: ["npm"],
+      required: false,
+      policy: { allowBackground: true },
+    });
     expect(manifest.programs.git).toEqual({ candidates: ["git"], required: false });
     // npm is a `#!/usr/bin/env node` script: node's directory must be on the written PATH.
     expect(manifest.searchPath).toContain(directoryOnPath("node"));
@@ -122,7 +127,7 @@ describe("init with a PATH of scripts and interpreters", () => {
     expect(Object.keys(manifest.programs)).toEqual(["git", "npm"]);
     // run-git is itself a `#!/bin/sh` script: the chain is followed to /bin (not on PATH: last).
     expect(manifest.searchPath).toEqual([interpreters, programs, offPath, "/bin"]);
-    expect(run.stderr).toMatch(/not found on PATH, not registered: node, pnpm/);
+    expect(run.stderr).toMatch(/not found on PATH, not registered: node, npx, pnpm/);
 
     const npm = execThrough(file, dir, "npm", []);
     expect(npm.stdout.text).toBe("interp ran\n");

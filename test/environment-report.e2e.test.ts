@@ -302,18 +302,24 @@ describe("automatic discovery mode", () => {
     expect(report.environmentNames).toEqual([]);
   });
 
-  it("finds node; every program optional with default policies and no own path", () => {
+  it("finds node; every program optional with default policies (background for the JS/Python tools) and no own path", () => {
     expect(report.programs.node).toMatchObject({
       executable: realpathSync(process.execPath),
       kind: "native",
       argumentSemantics: "literal",
       required: false,
     });
-    const allowed = ["git", "node", "npm", "pnpm", "yarn", "bun", "python", "ripgrep"];
+    const allowed = ["git", "node", "npm", "npx", "pnpm", "yarn", "bun", "python", "ripgrep"];
+    const background = new Set(["node", "npm", "npx", "pnpm", "yarn", "bun", "python"]);
+    expect(report.programs.node.policy.allowBackground).toBe(true);
     for (const [name, program] of Object.entries<Record<string, any>>(report.programs)) {
       expect(allowed, name).toContain(name);
       expect(program.required, name).toBe(false);
-      expect(program.policy, name).toEqual({ ...DEFAULT_POLICY, defaultTimeoutMs: 600_000 });
+      expect(program.policy, name).toEqual({
+        ...DEFAULT_POLICY,
+        defaultTimeoutMs: 600_000,
+        allowBackground: background.has(name),
+      });
       expect("path" in program, name).toBe(false);
     }
   });

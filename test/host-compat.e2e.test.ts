@@ -116,6 +116,8 @@ describe("default timeout (§3.1)", () => {
     const handle = await server.exec({ program: "node", args: [TICKER, "6", "300", "4"] });
     expect(handle.status).toBe("running");
     expect(handle.elapsedMs).toBeGreaterThanOrEqual(YIELD_MS);
+    // The snapshot says when the tree will be killed: the 10-minute default.
+    expect(handle.timeoutMs).toBe(600_000);
     let result = handle;
     while (result.status === "running") {
       const waited = await server.call("system_wait", { executionId: handle.executionId });

@@ -41,11 +41,16 @@ describe("active-manager link", () => {
       logicalName: "node",
       executable: path.join(world.installs, "v18.20.0", "bin", "node"),
       version: "18.20.0",
+      requirement: "18.20.0",
       source: "active-manager",
     });
     await pointLink(link, path.join(world.installs, "v22.2.0"));
     const second = await selector.select("node", world.project);
-    expect(second?.selection).toMatchObject({ version: "22.2.0", source: "active-manager" });
+    expect(second?.selection).toMatchObject({
+      version: "22.2.0",
+      requirement: "22.2.0",
+      source: "active-manager",
+    });
     expect(second?.pathPrepend).toBe(path.join(world.installs, "v22.2.0", "bin"));
   });
 

@@ -44,19 +44,22 @@ describe("exact selectors", () => {
   it.each([
     [".nvmrc", "v18.20.0\n"],
     [".node-version", "18.20.0"],
-  ])("%s selects the pinned installation and reports the raw requirement", async (file, text) => {
-    const world = await makeWorld(dirs);
-    await put(path.join(world.project, file), text);
-    const selector = await projectSelector(world);
-    const plan = await selector.select("node", world.project);
-    expect(plan?.selection).toEqual({
-      logicalName: "node",
-      executable: path.join(world.installs, "v18.20.0", "bin", "node"),
-      version: "18.20.0",
-      requirement: text.trim(),
-      source: file,
-    });
-  });
+  ])(
+    "%s selects the pinned installation; requirement is the exact version without v",
+    async (file, text) => {
+      const world = await makeWorld(dirs);
+      await put(path.join(world.project, file), text);
+      const selector = await projectSelector(world);
+      const plan = await selector.select("node", world.project);
+      expect(plan?.selection).toEqual({
+        logicalName: "node",
+        executable: path.join(world.installs, "v18.20.0", "bin", "node"),
+        version: "18.20.0",
+        requirement: "18.20.0",
+        source: file,
+      });
+    },
+  );
 
   it(".nvmrc comments and blank lines are ignored", async () => {
     const world = await makeWorld(dirs);
@@ -355,7 +358,7 @@ describe("boundaries and fallbacks", () => {
     expect(plan?.selection.source).toBe("manifest#projectNode.defaultVersion");
   });
 
-  it("no selector runs defaultVersion, written with a v, reported as written", async () => {
+  it("no selector runs defaultVersion, written with a v, reported without it", async () => {
     const world = await makeWorld(dirs);
     const selector = await projectSelector(world, { defaultVersion: "v18.20.0" });
     const plan = await selector.select("npx", world.project);
@@ -363,7 +366,7 @@ describe("boundaries and fallbacks", () => {
       logicalName: "npx",
       executable: path.join(world.installs, "v18.20.0", "bin", "node"),
       version: "18.20.0",
-      requirement: "v18.20.0",
+      requirement: "18.20.0",
       source: "manifest#projectNode.defaultVersion",
       adapter: "npm-cli",
     });

@@ -2,7 +2,7 @@
 
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { AUTOMATIC_PROGRAMS } from "../src/programs/automatic.js";
+import { AUTOMATIC_PROGRAMS, BACKGROUND_PROGRAMS } from "../src/programs/automatic.js";
 import { loadCatalog } from "../src/programs/load-catalog.js";
 import { effectivePolicy } from "../src/programs/policy.js";
 import { TempTree, writeExecutable } from "./manifest-fixtures.js";
@@ -14,13 +14,15 @@ describe("automatic discovery", () => {
   it("registers the fixed set found on the inherited PATH, none required, default policies", async () => {
     const one = tree.dir();
     const two = tree.dir();
-    for (const name of ["git", "python", "rg", "bash", "pwsh", "node"]) writeExecutable(one, name);
+    for (const name of ["git", "python", "rg", "bash", "pwsh", "node", "npx"]) {
+      writeExecutable(one, name);
+    }
     writeExecutable(two, "python3");
     writeExecutable(two, "git");
     const startupEnv = { PATH: `${one}::${two}:`, SECRET: "x", UNSET: undefined };
     const catalog = await loadCatalog({ startupEnv, platform: "linux" });
     expect(catalog.mode).toBe("automatic-discovery");
-    expect([...catalog.programs.keys()]).toEqual(["git", "node", "python", "ripgrep"]);
+    expect([...catalog.programs.keys()]).toEqual(["git", "node", "npx", "python", "ripgrep"]);
     expect(catalog.programs.get("python")).toMatchObject({
       declaredCandidate: "python3",
       spawnPath: path.join(two, "python3"),
@@ -29,9 +31,14 @@ describe("automatic discovery", () => {
       declaredCandidate: "rg",
       spawnPath: path.join(one, "rg"),
     });
-    for (const program of catalog.programs.values()) {
+    for (const [name, program] of catalog.programs) {
       expect(program.required).toBe(false);
-      expect(program.policy).toEqual(effectivePolicy(undefined));
+      // §10: the JS/Python runtimes and package managers may run in the background.
+      const background = ["node", "npx", "python"].includes(name);
+      expect(program.policy, name).toEqual({
+        ...effectivePolicy(undefined),
+        allowBackground: background,
+      });
       expect(program.pathDiffers).toBe(false);
       expect(program.env).toEqual({ PATH: startupEnv.PATH, SECRET: "x" });
     }
@@ -43,6 +50,26 @@ describe("automatic discovery", () => {
     expect(catalog.details.map((detail) => detail.name)).toEqual(
       AUTOMATIC_PROGRAMS.map((entry) => entry.name),
     );
+    expect(AUTOMATIC_PROGRAMS.map((entry) => entry.name)).toEqual([
+      "git",
+      "node",
+      "npm",
+      "npx",
+      "pnpm",
+      "yarn",
+      "bun",
+      "python",
+      "ripgrep",
+    ]);
+    expect([...BACKGROUND_PROGRAMS].sort()).toEqual([
+      "bun",
+      "node",
+      "npm",
+      "npx",
+      "pnpm",
+      "python",
+      "yarn",
+    ]);
     expect(catalog.details[0]?.shadowed).toEqual([path.join(two, "git")]);
   });
 

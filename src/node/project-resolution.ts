@@ -118,7 +118,7 @@ function chooseSelected(selector: Selector, installations: InstallationSet): Cho
         `the server, or change the declaration.`,
     );
   }
-  return { installation, source: selector.source, requirement: selector.raw };
+  return { installation, source: selector.source, requirement: installation.version };
 }
 
 /** No selector: the manifest's default version, or the active manager's version. */
@@ -128,7 +128,7 @@ async function chooseFallback(
 ): Promise<Choice> {
   if (settings.whenNoSelector === "active-manager" && settings.activeManagerLink !== undefined) {
     const installation = await activeInstallation(settings.activeManagerLink, installations.list);
-    return { installation, source: SOURCE.activeManager };
+    return { installation, source: SOURCE.activeManager, requirement: installation.version };
   }
   const installation: NodeInstallation | undefined = installations.get(settings.defaultVersion);
   if (installation === undefined) {
@@ -141,7 +141,7 @@ async function chooseFallback(
   return {
     installation,
     source: SOURCE.defaultVersion,
-    requirement: settings.defaultVersionRaw,
+    requirement: installation.version,
   };
 }
 

@@ -21,7 +21,7 @@ export interface ProjectNodeSettings {
   installationRoots: string[];
   /** Normalised exact version. */
   defaultVersion: string;
-  /** `defaultVersion` as written, reported as `requirement`. */
+  /** `defaultVersion` as written (for messages). */
   defaultVersionRaw: string;
   whenNoSelector: WhenNoSelector;
   /** The one active-manager link, expanded; present when `activeManagerLinks` is written. */

@@ -70,11 +70,11 @@ export class StreamProjection {
     const lossyUtf8 = this.validity.lossy(final);
     if (!this.overflowed) {
       return {
-        text: this.retainedBytes().toString("utf8"),
         truncated: false,
         totalBytes: this.total,
         omittedBytes: 0,
         lossyUtf8,
+        text: this.retainedBytes().toString("utf8"),
       };
     }
     const headEnd = completeCodePointEnd(this.head, this.headLength);
@@ -86,7 +86,7 @@ export class StreamProjection {
       this.head.subarray(0, headEnd).toString("utf8") +
       omissionMarker(omittedBytes) +
       tail.subarray(tailStart).toString("utf8");
-    return { text, truncated: true, totalBytes: this.total, omittedBytes, lossyUtf8 };
+    return { truncated: true, totalBytes: this.total, omittedBytes, lossyUtf8, text };
   }
 
   /** Only bytes written are ever read back, so the buffers need no zero fill. */

@@ -9,11 +9,11 @@ export type StreamName = (typeof STREAMS)[number];
 
 /** A stream's bounded head+tail excerpt with exact byte accounting (§7). */
 export interface StreamOutput {
-  text: string;
   truncated: boolean;
   totalBytes: number;
   omittedBytes: number;
   lossyUtf8: boolean;
+  text: string;
 }
 
 /** How a page carries its bytes (§3.3). */

@@ -12,12 +12,30 @@ export const AUTOMATIC_PROGRAMS: ReadonlyArray<{ name: string; candidates: reado
   { name: "git", candidates: ["git"] },
   { name: "node", candidates: ["node"] },
   { name: "npm", candidates: ["npm"] },
+  { name: "npx", candidates: ["npx"] },
   { name: "pnpm", candidates: ["pnpm"] },
   { name: "yarn", candidates: ["yarn"] },
   { name: "bun", candidates: ["bun"] },
   { name: "python", candidates: ["python3", "python"] },
   { name: "ripgrep", candidates: ["rg"] },
 ];
+
+/** Programs of the set that may run in the background (dev servers, watchers): automatic mode
+ * and what `init` writes (§10). */
+export const BACKGROUND_PROGRAMS: ReadonlySet<string> = new Set([
+  "node",
+  "npm",
+  "npx",
+  "pnpm",
+  "yarn",
+  "bun",
+  "python",
+]);
+
+/** The policy a program of the automatic set gets (`init` writes the same fields). */
+export function automaticPolicyInput(name: string): { allowBackground: true } | undefined {
+  return BACKGROUND_PROGRAMS.has(name) ? { allowBackground: true } : undefined;
+}
 
 /** The catalog of Automatic Discovery Mode: startup env as is, PATH without empty entries. */
 export function buildAutomaticCatalog(options: {
@@ -34,7 +52,7 @@ export function buildAutomaticCatalog(options: {
       name,
       candidates,
       required: false,
-      policy: effectivePolicy(undefined),
+      policy: effectivePolicy(automaticPolicyInput(name)),
       env: { ...env },
       pathDirs: globalPath,
       pathDiffers: false,

@@ -194,15 +194,18 @@ export class Execution {
     return () => clearInterval(timer);
   }
 
-  /** The excerpts and byte counts so far (§19 running handle). */
-  snapshot(): RunningSnapshot {
+  /** The excerpts and byte counts so far (§19 running handle), keys in the §7 order. */
+  snapshot(match?: RunningSnapshot["match"]): RunningSnapshot {
     return {
       status: "running",
       executionId: this.id,
       elapsedMs: this.elapsedMs,
+      timeoutMs: this.spec.timeoutMs,
+      cwd: this.spec.launch.cwd,
+      ...(match && { match }),
+      programSelection: this.spec.selection,
       stdout: this.output.snapshot("stdout", false),
       stderr: this.output.snapshot("stderr", false),
-      programSelection: this.spec.selection,
     };
   }
 
@@ -273,20 +276,23 @@ export class Execution {
     const artifact = this.shuttingDown
       ? (await this.output.abandon(), { status: "not-requested" as const })
       : await this.output.finish(this.handedOut);
+    const accepted = await inputBytes;
+    // Keys in the §7 order: what an agent acts on first, the long excerpts last.
     return {
       status: "completed",
       executionId: this.id,
       exitCode: exit?.code ?? null,
       signal: exit?.signal ?? null,
-      stdout,
-      stderr,
       timedOut: this.reason === "timeout",
       cancelled: this.reason === "cancelled",
-      termination,
+      durationMs: this.elapsedMs,
+      cwd: this.spec.launch.cwd,
       artifact,
       programSelection: this.spec.selection,
-      durationMs: this.elapsedMs,
-      inputBytes: await inputBytes,
+      termination,
+      inputBytes: accepted,
+      stdout,
+      stderr,
     };
   }
 

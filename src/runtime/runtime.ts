@@ -109,7 +109,7 @@ export class CommandRuntime {
         if (execution.done) return execution.completedResult!;
         for (const scanner of scanners) {
           const match = await scanner.scan(execution);
-          if (match) return { ...execution.snapshot(), match };
+          if (match) return execution.snapshot(match);
         }
         const left = deadline - Date.now();
         if (left <= 0 || options.signal?.aborted) break;

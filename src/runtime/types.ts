@@ -31,32 +31,37 @@ export type {
 } from "../process/types.js";
 export type { ProgramSelection } from "../programs/types.js";
 
-/** The result of one finished execution (§4). */
+/** The result of one finished execution (§4); fields in the §7 key order. */
 export interface CanonicalResult {
   status: "completed";
   executionId: string;
   exitCode: number | null;
   signal: string | null;
-  stdout: StreamOutput;
-  stderr: StreamOutput;
   timedOut: boolean;
   cancelled: boolean;
-  termination: TerminationOutcome;
+  durationMs: number;
+  /** The physical directory the process started in. */
+  cwd: string;
   artifact: ArtifactOutcome;
   programSelection: ProgramSelection;
-  durationMs: number;
+  termination: TerminationOutcome;
   inputBytes: number;
+  stdout: StreamOutput;
+  stderr: StreamOutput;
 }
 
-/** A snapshot of an execution still running after its caller stopped waiting (§19). */
+/** A snapshot of an execution still running after its caller stopped waiting (§19, §7 order). */
 export interface RunningSnapshot {
   status: "running";
   executionId: string;
   elapsedMs: number;
+  /** The effective timeout: when the tree will be killed, counted from spawn. */
+  timeoutMs: number;
+  cwd: string;
+  match?: { stream: StreamName; offset: number; text: string };
+  programSelection: ProgramSelection;
   stdout: StreamOutput;
   stderr: StreamOutput;
-  programSelection: ProgramSelection;
-  match?: { stream: StreamName; offset: number; text: string };
 }
 
 export type ExecutionReport = CanonicalResult | RunningSnapshot;

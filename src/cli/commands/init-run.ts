@@ -7,6 +7,7 @@ import path from "node:path";
 import { CommandError } from "../../errors.js";
 import { renderHostConfig } from "../../hosts/index.js";
 import { validateManifest } from "../../manifest/validate.js";
+import { automaticPolicyInput } from "../../programs/automatic.js";
 import { logLine } from "../log.js";
 import type { CommonOptions } from "../options.js";
 import { discoverPrograms, searchPathFor, type DiscoveredProgram } from "./init-discovery.js";
@@ -67,7 +68,12 @@ export function initManifest(
   const programs: Record<string, unknown> = {};
   const probes: Record<string, unknown> = {};
   for (const { program, required } of choices) {
-    programs[program.name] = { candidates: [...program.candidates], required };
+    const policy = automaticPolicyInput(program.name);
+    programs[program.name] = {
+      candidates: [...program.candidates],
+      required,
+      ...(policy && { policy }),
+    };
     probes[program.name] = { args: [...VERSION_PROBE_ARGS] };
   }
   const searchPath = searchPathFor(

@@ -96,3 +96,27 @@ export function errnoCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" ? code : "UNKNOWN";
 }
+
+/** Most characters of a request value an error message quotes (a 9 MiB cwd must not echo back). */
+export const MAX_QUOTED_CHARS = 200;
+
+/** `text` cut to its first MAX_QUOTED_CHARS characters, noting the full length when it was cut. */
+export function clipText(text: string): string {
+  if (text.length <= MAX_QUOTED_CHARS) return text;
+  let end = MAX_QUOTED_CHARS;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--; // never split a surrogate pair
+  return `${text.slice(0, end)}… (${text.length} characters)`;
+}
+
+/**
+ * A request value as error messages show it: JSON-quoted and cut to its first MAX_QUOTED_CHARS
+ * characters (the full length noted), so that no message grows with the request.
+ */
+export function quoteValue(value: unknown): string {
+  const text = typeof value === "string" ? value : String(value);
+  if (text.length <= MAX_QUOTED_CHARS) return JSON.stringify(text);
+  const clipped = clipText(text);
+  const cut = clipped.lastIndexOf("… (");
+  return `${JSON.stringify(clipped.slice(0, cut))}${clipped.slice(cut)}`;
+}

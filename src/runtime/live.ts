@@ -1,20 +1,18 @@
 // Live reads of a handed-out execution: pages of the spool with an optional wait for more bytes,
 // and line-by-line pattern matching for system_wait `until` (§19, §3.3).
 
-import type { RE2JS } from "re2js";
 import { CommandError } from "../errors.js";
 import {
   MAX_MATCH_TEXT_BYTES,
-  MAX_PATTERN_CHARS,
   OUTPUT_PAGE_MAX_BASE64_BYTES,
   OUTPUT_PAGE_MAX_UTF8_BYTES,
 } from "../limits.js";
+import { LineSearch, type LineHit } from "../search/line-search.js";
+import type { MatchPacer } from "../search/pacer.js";
+import type { BoundedPattern } from "../search/pattern.js";
 import { completeCodePointEnd, hasInvalidUtf8, sequenceLength } from "../output/utf8.js";
 import type { Execution } from "./execution.js";
 import type { OutputEncoding, OutputPage, StreamName } from "./types.js";
-
-/** Longest line kept for matching; a longer line is matched on its first bytes. */
-const MAX_SCANNED_LINE_BYTES = 64 * 1024;
 
 /**
  * Resolves after `ms`, on the execution's end, on abort, or (unless `outputToo` is false) on new
@@ -101,25 +99,6 @@ function memoryPage(
   return { ...page, text: slice.toString("utf8"), lossyUtf8: hasInvalidUtf8(slice) };
 }
 
-/** Compiles an `until.pattern` (RE2 syntax, linear time) or throws INVALID_PATTERN. */
-export async function compilePattern(pattern: string): Promise<RE2JS> {
-  if (pattern.length > MAX_PATTERN_CHARS) {
-    throw new CommandError(
-      "INVALID_PATTERN",
-      `until.pattern may have at most ${MAX_PATTERN_CHARS} characters, got ${pattern.length}`,
-    );
-  }
-  const { RE2JS: Engine } = await import("re2js"); // loaded on the first `until`, not at startup
-  try {
-    return Engine.compile(pattern);
-  } catch (error) {
-    throw new CommandError(
-      "INVALID_PATTERN",
-      `until.pattern is not valid RE2 syntax: ${(error as Error).message}`,
-    );
-  }
-}
-
 export interface LineMatch {
   stream: StreamName;
   offset: number;
@@ -128,22 +107,22 @@ export interface LineMatch {
 
 /** Scans one stream's spool line by line from an offset, remembering where it got to. */
 export class LineScanner {
-  private offset: number;
-  private lineStart: number;
-  private line: Buffer = Buffer.alloc(0);
+  private readonly search: LineSearch;
   private stopped = false;
 
   constructor(
     private readonly stream: StreamName,
     fromOffset: number,
-    private readonly pattern: RE2JS,
+    pattern: BoundedPattern,
   ) {
-    this.offset = fromOffset;
-    this.lineStart = fromOffset;
+    this.search = new LineSearch(fromOffset, pattern);
   }
 
-  /** Reads what is new in the spool; the first matching line (or unfinished last line) wins. */
-  async scan(execution: Execution): Promise<LineMatch | undefined> {
+  /**
+   * Reads what is new in the spool; the first matching line (or unfinished last line) wins. Stops
+   * early, without a match, when the pacer's deadline passes (the next scan continues from there).
+   */
+  async scan(execution: Execution, pacer: MatchPacer): Promise<LineMatch | undefined> {
     const staging = execution.liveOutput.staging;
     if (!staging || this.stopped) return undefined;
     for (;;) {
@@ -151,7 +130,7 @@ export class LineScanner {
       try {
         page = await staging.readLive(
           this.stream,
-          this.offset,
+          this.search.offset,
           OUTPUT_PAGE_MAX_BASE64_BYTES,
           "base64",
         );
@@ -162,42 +141,17 @@ export class LineScanner {
         break;
       }
       if (page.bytes === 0) break;
-      const bytes = Buffer.from(page.base64 ?? "", "base64");
-      const found = this.consume(bytes);
-      if (found) return found;
+      const hit = await this.search.feed(Buffer.from(page.base64 ?? "", "base64"), pacer);
+      if (hit) return this.report(hit);
+      if (pacer.expired) return undefined;
     }
-    return this.line.length > 0 ? this.test(this.line, this.lineStart) : undefined;
+    const pending = this.search.testPending();
+    return pending ? this.report(pending) : undefined;
   }
 
-  private consume(bytes: Buffer): LineMatch | undefined {
-    let start = 0;
-    for (;;) {
-      const newline = bytes.indexOf(0x0a, start);
-      if (newline < 0) break;
-      this.append(bytes.subarray(start, newline));
-      const match = this.test(this.line, this.lineStart);
-      const consumed = newline + 1 - start;
-      this.offset += consumed;
-      if (match) return match;
-      this.lineStart = this.offset;
-      this.line = Buffer.alloc(0);
-      start = newline + 1;
-    }
-    this.append(bytes.subarray(start));
-    this.offset += bytes.length - start;
-    return undefined;
-  }
-
-  private append(bytes: Buffer): void {
-    if (this.line.length >= MAX_SCANNED_LINE_BYTES) return;
-    const room = MAX_SCANNED_LINE_BYTES - this.line.length;
-    this.line = Buffer.concat([this.line, bytes.subarray(0, room)]);
-  }
-
-  private test(line: Buffer, offset: number): LineMatch | undefined {
-    const text = line.toString("utf8").replace(/\r$/, "");
-    if (!this.pattern.test(text)) return undefined;
-    return { stream: this.stream, offset, text: truncateUtf8(text, MAX_MATCH_TEXT_BYTES) };
+  private report(hit: LineHit): LineMatch {
+    const text = truncateUtf8(hit.line.toString("utf8"), MAX_MATCH_TEXT_BYTES);
+    return { stream: this.stream, offset: hit.offset, text };
   }
 }
 

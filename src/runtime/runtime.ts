@@ -12,10 +12,12 @@ import {
 } from "../limits.js";
 import type { RegisteredProgram } from "../programs/types.js";
 import { authorizeCwd } from "../roots/roots.js";
+import { MatchPacer } from "../search/pacer.js";
+import { compileBoundedPattern } from "../search/pattern.js";
 import { Execution } from "./execution.js";
 import { HandleRegistry } from "./handles.js";
 import { buildEnvironmentReport } from "./inspect.js";
-import { compilePattern, LineScanner, readLivePage, waitForActivity } from "./live.js";
+import { LineScanner, readLivePage, waitForActivity } from "./live.js";
 import type { RuntimeOptions } from "./options.js";
 import type { LaunchPlan } from "./ports.js";
 import type {
@@ -107,8 +109,9 @@ export class CommandRuntime {
     try {
       for (;;) {
         if (execution.done) return execution.completedResult!;
+        const pacer = new MatchPacer(deadline);
         for (const scanner of scanners) {
-          const match = await scanner.scan(execution);
+          const match = await scanner.scan(execution, pacer);
           if (match) return execution.snapshot(match);
         }
         const left = deadline - Date.now();
@@ -205,7 +208,7 @@ export class CommandRuntime {
   }
 
   private async scanners(until: NonNullable<WaitRequest["until"]>): Promise<LineScanner[]> {
-    const pattern = await compilePattern(until.pattern);
+    const pattern = await compileBoundedPattern(until.pattern, "until.pattern");
     const from = until.fromOffset ?? 0;
     const streams: StreamName[] = until.stream ? [until.stream] : ["stdout", "stderr"];
     return streams.map((stream) => new LineScanner(stream, from, pattern));

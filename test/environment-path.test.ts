@@ -2,6 +2,7 @@
 
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { prependToPath } from "../src/environment/path-list.js";
 import { loadCatalog } from "../src/programs/load-catalog.js";
 import { rejected, TempTree, writeExecutable, writeManifest } from "./manifest-fixtures.js";
 
@@ -151,5 +152,26 @@ describe("a program's PATH", () => {
     const catalog = await loadCatalog({ manifest, startupEnv, platform: "linux" });
     expect(catalog.globalPath).toEqual([dir]);
     expect(catalog.programs.get("tool")?.spawnPath).toBe(path.join(dir, "tool"));
+  });
+});
+
+describe("prependToPath (a Project Node's bin directory first)", () => {
+  it("finds PATH by exact name on POSIX: a variable spelled Path is another variable", () => {
+    const env = { Path: "/elsewhere", PATH: "/usr/bin:/bin" };
+    const merged = prependToPath(env, "/node/bin", "linux");
+    expect(merged).toEqual({ Path: "/elsewhere", PATH: "/node/bin:/usr/bin:/bin" });
+    expect(env.PATH).toBe("/usr/bin:/bin");
+  });
+
+  it("sets PATH when it was unset", () => {
+    expect(prependToPath({ Path: "/elsewhere" }, "/node/bin", "darwin")).toEqual({
+      Path: "/elsewhere",
+      PATH: "/node/bin",
+    });
+  });
+
+  it("matches the name case-insensitively on Windows and keeps its spelling", () => {
+    const merged = prependToPath({ Path: "C:\\Windows" }, "C:\\node", "win32");
+    expect(merged).toEqual({ Path: "C:\\node;C:\\Windows" });
   });
 });

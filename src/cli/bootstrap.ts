@@ -2,13 +2,12 @@
 // Shared by `serve` and `exec`; loads no MCP code.
 
 import os from "node:os";
-import { openArtifactStoreInBackground } from "../artifacts/deferred.js";
 import { loadCatalog } from "../programs/load-catalog.js";
 import type { ProgramCatalog } from "../programs/catalog.js";
 import { normalizeRoots, type Root } from "../roots/roots.js";
 import { resolveSettings, type RuntimeSettings } from "../runtime/config.js";
-import { CommandRuntime, type RuntimeOptions } from "../runtime/runtime.js";
-import { SERVER_NAME, SERVER_VERSION } from "../version.js";
+import { createRuntime } from "../runtime/create-runtime.js";
+import type { CommandRuntime } from "../runtime/runtime.js";
 import type { CommonOptions } from "./options.js";
 import { requireRootsForManifest } from "./commands/requirements.js";
 import { logLine } from "./log.js";
@@ -20,10 +19,9 @@ export interface Bootstrapped {
   settings: RuntimeSettings;
 }
 
-/** How a command bootstraps: its name (for usage messages) and the crash registry, if any. */
+/** How a command bootstraps: its name (for usage messages). */
 export interface BootstrapContext {
   command: "serve" | "exec";
-  groups?: RuntimeOptions["groups"];
 }
 
 /** Everything startup does before serving; startup errors are CommandErrors (exit 1). */
@@ -37,44 +35,8 @@ export async function bootstrap(
   const roots = normalizeRoots(givenRoots.length > 0 ? givenRoots : [process.cwd()]);
   if (!options.manifest && givenRoots.length === 0) warnOnBroadCwd(roots[0]!.path);
   const catalog = await loadCatalog({ manifestPath: options.manifest, startupEnv: process.env });
-  const node =
-    catalog.manifestVersion !== undefined && (catalog.projectNode || catalog.nodeResolution)
-      ? await (
-          await import("../node/index.js")
-        ).createNodeSelector({
-          manifestVersion: catalog.manifestVersion,
-          projectNode: catalog.projectNode,
-          nodeResolution: catalog.nodeResolution,
-          roots: roots.map((root) => root.path),
-          staticNode: catalog.programs.get("node"),
-          staticPrograms: catalog.programs,
-          env: process.env,
-        })
-      : undefined;
-  const artifacts = openArtifactStoreInBackground({
-    dir: settings.artifactDir,
-    retentionMs: settings.artifactRetentionMs,
-    quotaBytes: settings.artifactQuotaBytes,
-    maxStreamBytes: settings.artifactMaxStreamBytes,
-    env: process.env,
-  });
-  void artifacts.ready.then(
-    (store) => {
-      const detail = store.unavailableDetail();
-      if (detail) logLine(`artifacts are unavailable (executions still run): ${detail}`);
-    },
-    () => logLine("artifacts are unavailable (executions still run): the store could not open"),
-  );
-  const runtime = new CommandRuntime({
-    catalog,
-    roots,
-    settings,
-    serverName: SERVER_NAME,
-    serverVersion: SERVER_VERSION,
-    artifacts,
-    node,
-    groups: context.groups,
-  });
+  // The composition root wires store, Project Node and crash registry the same for every command.
+  const runtime = await createRuntime({ catalog, roots, settings, log: logLine });
   return { runtime, catalog, roots, settings };
 }
 

@@ -4,7 +4,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { SHUTDOWN_DEADLINE_MS } from "../limits.js";
 import { createMcpServer } from "../mcp/server.js";
 import { SERVER_NAME, SERVER_VERSION } from "../version.js";
-import { defaultExecutionsDir, GroupRegistry, reapDeadServers } from "../process/crash-registry.js";
+import { defaultExecutionsDir, reapDeadServers } from "../process/crash-registry.js";
 import { bootstrap } from "./bootstrap.js";
 import { logLine } from "./log.js";
 import type { CommonOptions } from "./options.js";
@@ -17,12 +17,7 @@ const SHUTDOWN_SIGNALS: NodeJS.Signals[] =
 
 /** Runs the server until stdin ends, stdout breaks or a shutdown signal arrives; exits 0. */
 export async function serve(options: CommonOptions): Promise<void> {
-  const registry =
-    process.platform === "win32" ? undefined : new GroupRegistry(defaultExecutionsDir());
-  const { runtime, catalog, roots } = await bootstrap(options, {
-    command: "serve",
-    groups: registry,
-  });
+  const { runtime, catalog, roots } = await bootstrap(options, { command: "serve" });
   const server = createMcpServer(runtime, { name: SERVER_NAME, version: SERVER_VERSION });
   const transport = new StdioServerTransport();
 
@@ -34,7 +29,6 @@ export async function serve(options: CommonOptions): Promise<void> {
     const deadline = setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS - EXIT_MARGIN_MS);
     void runtime
       .close()
-      .then(() => registry?.close())
       .then(() => new Promise((resolve) => setImmediate(resolve)))
       .finally(() => {
         clearTimeout(deadline);
@@ -49,7 +43,7 @@ export async function serve(options: CommonOptions): Promise<void> {
   transport.onclose = () => shutdown("transport closed");
 
   server.oninitialized = () => {
-    if (registry) reapLeftovers();
+    if (process.platform !== "win32") reapLeftovers();
   };
   await server.connect(transport);
   logLine(

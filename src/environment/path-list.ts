@@ -1,6 +1,6 @@
 // PATH-style lists: split and joined with the platform's delimiter, empty entries dropped (SPEC §9.5).
 
-import { getVariable } from "./variables.js";
+import { getVariable, setVariable, type Environment } from "./variables.js";
 
 /** The name of the search path variable. */
 export const PATH_VARIABLE = "PATH";
@@ -30,4 +30,20 @@ export function pathDirectoriesOf(
   platform: NodeJS.Platform,
 ): string[] {
   return splitPathList(getVariable(env, PATH_VARIABLE, platform), platform);
+}
+
+/**
+ * A copy of `env` whose PATH starts with `directory` (a Project Node's bin directory, §12). The
+ * variable is found by exact name on POSIX and case-insensitively only on Windows.
+ */
+export function prependToPath(
+  env: Environment,
+  directory: string,
+  platform: NodeJS.Platform,
+): Environment {
+  const current = getVariable(env, PATH_VARIABLE, platform);
+  const value = current ? directory + pathDelimiter(platform) + current : directory;
+  const copy = { ...env };
+  setVariable(copy, PATH_VARIABLE, value, platform);
+  return copy;
 }

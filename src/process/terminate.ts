@@ -1,5 +1,6 @@
 // TERM → grace → KILL → confirm, for timeouts, cancellation, shutdown and leftovers (SPEC §6.5).
 
+import { setTimeout as sleep } from "node:timers/promises";
 import type { CleanupError } from "./types.js";
 import type { ProcessTree } from "./tree.js";
 
@@ -17,8 +18,6 @@ export interface TerminationTimings {
   gracePeriodMs: number;
   finalTerminationWaitMs: number;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `tree.isEmpty()` until true or `ms` elapse; resolves whether it became empty. */
 export async function waitUntilEmpty(

@@ -25,6 +25,7 @@ import type {
   TerminationOutcome,
   TerminationReason,
 } from "./types.js";
+import { within } from "./within.js";
 
 /** Extra wait for the root's exit event after its tree was killed. */
 const EXIT_AFTER_KILL_WAIT_MS = 500;
@@ -55,17 +56,6 @@ interface ExitInfo {
 /** A new 128-bit execution id, 32 lowercase hex characters. */
 export function newExecutionId(): string {
   return randomBytes(16).toString("hex");
-}
-
-/** Resolves with the promise's value, or with `fallback` after `ms` (the timer is cleared). */
-async function within<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A running (or finished) execution. Create with `Execution.start`. */

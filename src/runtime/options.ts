@@ -17,5 +17,13 @@ export interface RuntimeOptions {
   node?: NodeLauncher;
   platform?: NodeJS.Platform;
   /** Told about every spawned process group and its end (crash-safe registry, §19). */
-  groups?: { add(pid: number): void; remove(pid: number): void; persist(): Promise<void> };
+  groups?: GroupTracker;
+}
+
+/** The crash-safe registry as the runtime drives it; close() ends it with the runtime. */
+export interface GroupTracker {
+  add(pid: number): void;
+  remove(pid: number): void;
+  persist(): Promise<void>;
+  close(): Promise<void>;
 }

@@ -1,15 +1,9 @@
 // The Command Runtime: one deep interface behind which every execution lives (ARCHITECTURE.md).
 // The MCP server and the CLI are thin adapters over it.
 
-import path from "node:path";
+import { prependToPath } from "../environment/path-list.js";
 import { CommandError } from "../errors.js";
-import {
-  CANCEL_RETURN_WITHIN_MS,
-  DEFAULT_WAIT_MS,
-  MAX_GRACE_PERIOD_REQUEST_MS,
-  MAX_WAIT_MS,
-  MAX_YIELD_MS,
-} from "../limits.js";
+import { CANCEL_RETURN_WITHIN_MS, DEFAULT_WAIT_MS } from "../limits.js";
 import type { RegisteredProgram } from "../programs/types.js";
 import { authorizeCwd } from "../roots/roots.js";
 import { MatchPacer } from "../search/pacer.js";
@@ -34,9 +28,13 @@ import {
   backgroundTimeout,
   checkArgs,
   checkCmdScriptArgs,
+  checkGracePeriod,
   checkInput,
+  checkWait,
+  checkYield,
   foregroundTimeout,
 } from "./validate-request.js";
+import { within } from "./within.js";
 
 export type { RuntimeOptions } from "./options.js";
 
@@ -129,28 +127,9 @@ export class CommandRuntime {
   async cancel(executionId: string, gracePeriodMs?: number): Promise<ExecutionReport> {
     this.assertOpen();
     const execution = this.handles.get(executionId);
-    if (
-      gracePeriodMs !== undefined &&
-      (!Number.isInteger(gracePeriodMs) ||
-        gracePeriodMs < 0 ||
-        gracePeriodMs > MAX_GRACE_PERIOD_REQUEST_MS)
-    ) {
-      throw new CommandError(
-        "INVALID_REQUEST",
-        `gracePeriodMs must be an integer from 0 to ${MAX_GRACE_PERIOD_REQUEST_MS}, got ${gracePeriodMs}`,
-      );
-    }
-    execution.cancel(gracePeriodMs);
-    let timer: NodeJS.Timeout | undefined;
-    const cap = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), CANCEL_RETURN_WITHIN_MS);
-    });
-    try {
-      const result = await Promise.race([execution.result, cap]);
-      return result ?? execution.snapshot();
-    } finally {
-      clearTimeout(timer);
-    }
+    execution.cancel(checkGracePeriod(gracePeriodMs));
+    const result = await within(execution.result, CANCEL_RETURN_WITHIN_MS, undefined);
+    return result ?? execution.snapshot();
   }
 
   /** Pages a published artifact, or a handed-out execution's output (§3.3, §19). */
@@ -189,13 +168,10 @@ export class CommandRuntime {
   private async shutdownAll(): Promise<void> {
     const running = [...this.active];
     for (const execution of running) execution.shutdown();
-    const all = Promise.allSettled(running.map((e) => e.result));
-    let timer: NodeJS.Timeout | undefined;
-    const cap = new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
-    await Promise.race([all, cap]);
-    clearTimeout(timer);
+    await within(Promise.allSettled(running.map((e) => e.result)), CLOSE_WAIT_MS, undefined);
     await this.handles.clear();
     await this.options.artifacts?.close();
+    await this.options.groups?.close();
   }
 
   private assertOpen(): void {
@@ -215,15 +191,11 @@ export class CommandRuntime {
   }
 
   private async await(execution: Execution, options: ExecOptions): Promise<CanonicalResult> {
-    const onAbort = () => execution.cancel();
-    if (options.signal?.aborted) execution.cancel();
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    const stopProgress = options.onProgress ? execution.onProgress(options.onProgress) : undefined;
+    const detach = this.attach(execution, options);
     try {
       return await execution.result;
     } finally {
-      stopProgress?.();
-      options.signal?.removeEventListener("abort", onAbort);
+      detach();
     }
   }
 
@@ -233,23 +205,26 @@ export class CommandRuntime {
     yieldMs: number,
     options: ExecOptions,
   ): Promise<ExecutionReport> {
-    const onAbort = () => execution.cancel();
-    if (options.signal?.aborted) execution.cancel();
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    const stopProgress = options.onProgress ? execution.onProgress(options.onProgress) : undefined;
-    let timer: NodeJS.Timeout | undefined;
+    const detach = this.attach(execution, options);
     try {
-      const yielded = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), yieldMs);
-      });
-      const result = await Promise.race([execution.result, yielded]);
-      if (result) return result;
-      return await this.handOut(execution);
+      const result = await within(execution.result, yieldMs, undefined);
+      return result ?? (await this.handOut(execution));
     } finally {
-      clearTimeout(timer);
-      stopProgress?.();
-      options.signal?.removeEventListener("abort", onAbort);
+      detach();
     }
+  }
+
+  /** Ties the caller's abort signal and progress callback to an execution; returns the undo. */
+  private attach(execution: Execution, options: ExecOptions): () => void {
+    const { signal, onProgress } = options;
+    const onAbort = () => execution.cancel();
+    if (signal?.aborted) execution.cancel();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const stopProgress = onProgress ? execution.onProgress(onProgress) : undefined;
+    return () => {
+      stopProgress?.();
+      signal?.removeEventListener("abort", onAbort);
+    };
   }
 
   private async handOut(execution: Execution): Promise<ExecutionReport> {
@@ -341,13 +316,8 @@ export class CommandRuntime {
     cwd: string,
     stdinPipe: boolean,
   ) {
-    let env = program.env;
-    if (plan) {
-      const key = Object.keys(env).find((k) => k.toUpperCase() === "PATH") ?? "PATH";
-      const current = env[key];
-      const prepended = current ? plan.pathPrepend + path.delimiter + current : plan.pathPrepend;
-      env = { ...env, [key]: prepended };
-    }
+    const platform = this.options.platform ?? process.platform;
+    const env = plan ? prependToPath(program.env, plan.pathPrepend, platform) : program.env;
     return {
       command: plan?.command ?? program.spawnPath,
       args: plan ? [...plan.argsPrefix, ...args] : args,
@@ -401,26 +371,4 @@ export class CommandRuntime {
         `wait for one to finish and retry${note}`,
     );
   }
-}
-
-function checkYield(yieldMs: number | undefined): number | undefined {
-  if (yieldMs === undefined) return undefined;
-  if (!Number.isInteger(yieldMs) || yieldMs < 1 || yieldMs > MAX_YIELD_MS) {
-    throw new CommandError(
-      "INVALID_YIELD",
-      `yieldMs must be an integer from 1 to ${MAX_YIELD_MS}, got ${yieldMs}`,
-    );
-  }
-  return yieldMs;
-}
-
-function checkWait(waitMs: number | undefined): number | undefined {
-  if (waitMs === undefined) return undefined;
-  if (!Number.isInteger(waitMs) || waitMs < 0 || waitMs > MAX_WAIT_MS) {
-    throw new CommandError(
-      "INVALID_WAIT",
-      `waitMs must be an integer from 0 to ${MAX_WAIT_MS}, got ${waitMs}`,
-    );
-  }
-  return waitMs;
 }

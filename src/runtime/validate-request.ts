@@ -1,4 +1,4 @@
-// The runtime's own checks of a system_exec request: limits the schema does not carry (SPEC §3.1).
+// The runtime's own checks of a request: limits the schema does not carry (SPEC §3.1, §19).
 
 import { CommandError } from "../errors.js";
 import {
@@ -6,7 +6,10 @@ import {
   MAX_ARGS,
   MAX_ARGS_TOTAL_BYTES,
   MAX_FOREGROUND_TIMEOUT_MS,
+  MAX_GRACE_PERIOD_REQUEST_MS,
   MAX_INPUT_BYTES,
+  MAX_WAIT_MS,
+  MAX_YIELD_MS,
 } from "../limits.js";
 import type { RegisteredProgram } from "../programs/types.js";
 
@@ -124,4 +127,45 @@ export function backgroundTimeout(
     );
   }
   return requested;
+}
+
+/** Checks a requested yieldMs (1 … MAX_YIELD_MS); undefined when none was given. */
+export function checkYield(yieldMs: number | undefined): number | undefined {
+  if (yieldMs === undefined) return undefined;
+  if (!Number.isInteger(yieldMs) || yieldMs < 1 || yieldMs > MAX_YIELD_MS) {
+    throw new CommandError(
+      "INVALID_YIELD",
+      `yieldMs must be an integer from 1 to ${MAX_YIELD_MS}, got ${yieldMs}`,
+    );
+  }
+  return yieldMs;
+}
+
+/** Checks a requested waitMs (0 … MAX_WAIT_MS); undefined when none was given. */
+export function checkWait(waitMs: number | undefined): number | undefined {
+  if (waitMs === undefined) return undefined;
+  if (!Number.isInteger(waitMs) || waitMs < 0 || waitMs > MAX_WAIT_MS) {
+    throw new CommandError(
+      "INVALID_WAIT",
+      `waitMs must be an integer from 0 to ${MAX_WAIT_MS}, got ${waitMs}`,
+    );
+  }
+  return waitMs;
+}
+
+/** Checks a system_cancel gracePeriodMs (0 … MAX_GRACE_PERIOD_REQUEST_MS). */
+export function checkGracePeriod(gracePeriodMs: number | undefined): number | undefined {
+  if (gracePeriodMs === undefined) return undefined;
+  if (
+    !Number.isInteger(gracePeriodMs) ||
+    gracePeriodMs < 0 ||
+    gracePeriodMs > MAX_GRACE_PERIOD_REQUEST_MS
+  ) {
+    throw new CommandError(
+      "INVALID_REQUEST",
+      `gracePeriodMs must be an integer from 0 to ${MAX_GRACE_PERIOD_REQUEST_MS}, ` +
+        `got ${gracePeriodMs}`,
+    );
+  }
+  return gracePeriodMs;
 }

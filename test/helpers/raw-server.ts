@@ -11,7 +11,10 @@ export interface RawServer {
   lines: string[];
   stdoutBytes: () => Buffer;
   stderr: () => string;
+  /** Writes one JSON-RPC line; a write to a server that already exited is dropped. */
   send: (message: object) => void;
+  /** The error stdin reported (EPIPE once the server is gone), if any. */
+  stdinError: () => Error | undefined;
   /** Resolves with the response to request `id`. */
   response: (id: number, ms?: number) => Promise<any>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -53,7 +56,14 @@ export function startRawServer(args: string[], env = baseEnv()): RawServer {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
-  const send = (message: object) => child.stdin.write(JSON.stringify(message) + "\n");
+  // A write racing the child's exit fails with EPIPE: that is the test's business (the exit), not
+  // an unhandled error event that would fail the whole run after every test passed.
+  let stdinError: Error | undefined;
+  child.stdin.on("error", (error) => (stdinError ??= error));
+  const send = (message: object) => {
+    if (child.stdin.destroyed || child.stdin.writableEnded) return;
+    child.stdin.write(JSON.stringify(message) + "\n");
+  };
   const response = (id: number, ms = 60_000) =>
     new Promise<any>((resolve, reject) => {
       if (received.has(id)) return resolve(received.get(id));
@@ -83,6 +93,7 @@ export function startRawServer(args: string[], env = baseEnv()): RawServer {
     stdoutBytes: () => Buffer.concat(chunks),
     stderr: () => stderr,
     send,
+    stdinError: () => stdinError,
     response,
     exited,
     initialize,

@@ -1,0 +1,86 @@
+// The composition root: the one place that wires the stages into a Command Runtime — artifact
+// store, Project Node selector and crash-safe group registry — for every adapter (`serve` and
+// `exec` alike), so the two cannot drift.
+
+import { openArtifactStoreInBackground } from "../artifacts/deferred.js";
+import type { StartupEnvironment } from "../environment/variables.js";
+import { defaultExecutionsDir, GroupRegistry } from "../process/crash-registry.js";
+import type { ProgramCatalog } from "../programs/catalog.js";
+import type { Root } from "../roots/roots.js";
+import { SERVER_NAME, SERVER_VERSION } from "../version.js";
+import type { RuntimeSettings } from "./config.js";
+import type { NodeLauncher } from "./ports.js";
+import { CommandRuntime } from "./runtime.js";
+
+/** What the adapters resolved from their flags; everything else is wired here. */
+export interface CreateRuntimeOptions {
+  catalog: ProgramCatalog;
+  roots: Root[];
+  settings: RuntimeSettings;
+  /** The startup environment (default process.env): the store's default dir, Node discovery. */
+  env?: StartupEnvironment;
+  platform?: NodeJS.Platform;
+  /** Where the crash-safe group registry lives (§19); default the per-user state directory. */
+  executionsDir?: string;
+  /** Where startup notes go (stderr in the CLI); never given arguments, input or values. */
+  log?: (line: string) => void;
+}
+
+/** Builds the runtime with its store, Node selector and group registry (closed by close()). */
+export async function createRuntime(options: CreateRuntimeOptions): Promise<CommandRuntime> {
+  const env = options.env ?? process.env;
+  const platform = options.platform ?? process.platform;
+  const log = options.log ?? (() => {});
+  const { catalog, roots, settings } = options;
+  const node = await nodeLauncher(catalog, roots, env);
+  const artifacts = openArtifactStoreInBackground({
+    dir: settings.artifactDir,
+    retentionMs: settings.artifactRetentionMs,
+    quotaBytes: settings.artifactQuotaBytes,
+    maxStreamBytes: settings.artifactMaxStreamBytes,
+    env,
+  });
+  void artifacts.ready.then(
+    (store) => {
+      const detail = store.unavailableDetail();
+      if (detail) log(`artifacts are unavailable (executions still run): ${detail}`);
+    },
+    () => log("artifacts are unavailable (executions still run): the store could not open"),
+  );
+  // Process groups are a POSIX notion; Windows has no registry (docs/architecture.md).
+  const groups =
+    platform === "win32"
+      ? undefined
+      : new GroupRegistry(options.executionsDir ?? defaultExecutionsDir(env, platform));
+  return new CommandRuntime({
+    catalog,
+    roots,
+    settings,
+    serverName: SERVER_NAME,
+    serverVersion: SERVER_VERSION,
+    artifacts,
+    node,
+    platform: options.platform,
+    groups,
+  });
+}
+
+/** The Project Node selector when the manifest asks for one (loaded only then). */
+async function nodeLauncher(
+  catalog: ProgramCatalog,
+  roots: Root[],
+  env: StartupEnvironment,
+): Promise<NodeLauncher | undefined> {
+  const wanted = catalog.projectNode || catalog.nodeResolution;
+  if (catalog.manifestVersion === undefined || !wanted) return undefined;
+  const { createNodeSelector } = await import("../node/index.js");
+  return createNodeSelector({
+    manifestVersion: catalog.manifestVersion,
+    projectNode: catalog.projectNode,
+    nodeResolution: catalog.nodeResolution,
+    roots: roots.map((root) => root.path),
+    staticNode: catalog.programs.get("node"),
+    staticPrograms: catalog.programs,
+    env,
+  });
+}

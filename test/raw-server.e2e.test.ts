@@ -1,0 +1,54 @@
+// The raw stdio helper itself: a write racing the server's exit must not become an unhandled
+// EPIPE (that failed the whole run with exit 1 after every test passed).
+
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { startRawServer, type RawServer } from "./helpers/raw-server.js";
+import { eventually, removeDir, tempDir } from "./helpers/server.js";
+
+let dir: string | undefined;
+let server: RawServer | undefined;
+
+afterEach(() => {
+  if (server && server.child.exitCode === null) server.child.kill("SIGKILL");
+  server = undefined;
+  if (dir) removeDir(dir);
+  dir = undefined;
+});
+
+describe("raw-server helper", () => {
+  it.runIf(process.platform === "linux")(
+    "absorbs EPIPE from writes to a server that already exited",
+    async () => {
+      dir = tempDir();
+      server = startRawServer(["--root", dir, "--artifact-dir", `${dir}/artifacts`]);
+      await server.initialize();
+      // Write once the server is dead but before this process has seen its exit: block the event
+      // loop until /proc says zombie, so the exit cannot be noticed first; that write gets EPIPE.
+      const child = server.child;
+      const pid = child.pid!;
+      child.kill("SIGKILL");
+      const deadline = Date.now() + 10_000;
+      while (!isZombie(pid) && Date.now() < deadline) {
+        // busy-wait on purpose (bounded)
+      }
+      expect(isZombie(pid)).toBe(true);
+      const ping = { jsonrpc: "2.0", id: 7, method: "ping" };
+      child.stdin.write(JSON.stringify(ping) + "\n");
+      expect(await server.exited).toEqual({ code: null, signal: "SIGKILL" });
+      server.send(ping); // dropped by the helper: stdin is gone
+      expect(await eventually(() => server!.stdinError() !== undefined, 10_000)).toBe(true);
+      expect((server.stdinError() as NodeJS.ErrnoException).code).toBe("EPIPE");
+    },
+  );
+});
+
+/** Whether a pid is an exited-but-unreaped process (Linux /proc state Z). */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return false;
+  }
+}

@@ -41,6 +41,11 @@ export const ERROR_CODES = [
   "INVALID_WAIT",
   "INVALID_PATTERN",
   "OUTPUT_CAP_EXCEEDED",
+  // argument rules, approvals and the audit log (§21, §22; AUDIT_UNAVAILABLE also at startup)
+  "ARGUMENTS_DENIED",
+  "APPROVAL_REQUIRED",
+  "APPROVAL_DENIED",
+  "AUDIT_UNAVAILABLE",
   // startup / configuration
   "ROOT_NOT_DIRECTORY",
   "MANIFEST_READ_FAILED",
@@ -66,6 +71,8 @@ export const ERROR_CODES = [
   "MIGRATION_NOT_APPLICABLE",
   "MIGRATION_PLATFORM_OVERRIDE_UNSUPPORTED",
   "MIGRATION_DEFAULT_VERSION_UNAVAILABLE",
+  "APPROVAL_NOT_FOUND",
+  "AUDIT_CHAIN_BROKEN",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -297,6 +297,10 @@ describe("the shipped files", () => {
       '"required":false',
       '"probes"',
       '"projectNode"',
+      '"rules"',
+      '"decision":"deny"',
+      '"decision":"ask"',
+      '"audit"',
     ]) {
       expect(text).toContain(feature);
     }

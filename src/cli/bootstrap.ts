@@ -36,7 +36,13 @@ export async function bootstrap(
   if (!options.manifest && givenRoots.length === 0) warnOnBroadCwd(roots[0]!.path);
   const catalog = await loadCatalog({ manifestPath: options.manifest, startupEnv: process.env });
   // The composition root wires store, Project Node and crash registry the same for every command.
-  const runtime = await createRuntime({ catalog, roots, settings, log: logLine });
+  const runtime = await createRuntime({
+    catalog,
+    roots,
+    settings,
+    log: logLine,
+    ...(options.auditLog !== undefined && { auditLog: options.auditLog }),
+  });
   return { runtime, catalog, roots, settings };
 }
 

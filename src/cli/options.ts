@@ -17,6 +17,8 @@ import type { RuntimeFlags } from "../runtime/config.js";
 export interface CommonOptions extends RuntimeFlags {
   manifest?: string;
   root?: string[];
+  /** §22: the audit log file (wins over the manifest's audit.path). */
+  auditLog?: string;
 }
 
 /** A commander parser accepting whole numbers from min to max (else INVALID_OPTION). */
@@ -86,6 +88,7 @@ export function addRuntimeOptions(command: Command): Command {
     ],
   ];
   command.option("--artifact-dir <dir>", "artifact store directory (default: per-user cache)");
+  command.option("--audit-log <path>", "append the audit log (JSON Lines) to this file");
   for (const [flags, description, min, max] of numeric) {
     command.addOption(new Option(flags, description).argParser(integerIn(min, max)));
   }

@@ -65,6 +65,7 @@ export function mergeProgram(
   if (base.environment !== undefined || over.environment !== undefined) {
     merged.environment = mergeEnvironmentLayer(base.environment, over.environment, platform);
   }
+  if (base.rules !== undefined) merged.rules = base.rules;
   return merged;
 }
 
@@ -90,5 +91,6 @@ export function mergePlatform(manifest: Manifest, platform: NodeJS.Platform): Ef
   if (nodeResolution !== undefined) effective.nodeResolution = nodeResolution;
   const projectNode = over?.projectNode ?? manifest.projectNode;
   if (projectNode !== undefined) effective.projectNode = projectNode;
+  if (manifest.audit !== undefined) effective.audit = manifest.audit;
   return effective;
 }

@@ -1,5 +1,6 @@
 // The Program Manifest as written (SPEC §9), after schema validation, and after the platform merge.
 
+import type { AuditSettings, Rule } from "../policy/types.js";
 import type { PolicyInput } from "../programs/types.js";
 
 /** A reference to a variable of the server's startup environment (§9.4). */
@@ -24,10 +25,12 @@ export interface ProgramDefinition {
   enabled?: boolean;
   policy?: PolicyInput;
   environment?: EnvironmentLayer;
+  /** Argument rules (§21); platforms cannot override them. */
+  rules?: Rule[];
 }
 
 /** A platform's changes to a program of the base manifest (§9.6). */
-export type ProgramOverride = Partial<ProgramDefinition>;
+export type ProgramOverride = Partial<Omit<ProgramDefinition, "rules">>;
 
 /** `platforms.<name>`: what one platform may override. */
 export interface PlatformOverride {
@@ -59,6 +62,8 @@ export interface Manifest {
   probes?: Record<string, ProbeDefinition>;
   nodeResolution?: Record<string, unknown>;
   projectNode?: Record<string, unknown>;
+  /** The audit log (§22). */
+  audit?: AuditSettings;
 }
 
 /** The manifest as it applies on one platform: base and `platforms.<platform>` merged. */
@@ -74,4 +79,5 @@ export interface EffectiveManifest {
   probes: Record<string, ProbeDefinition>;
   nodeResolution?: Record<string, unknown>;
   projectNode?: Record<string, unknown>;
+  audit?: AuditSettings;
 }

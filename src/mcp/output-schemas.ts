@@ -246,7 +246,7 @@ export const environmentReportSchema: Schema = {
       type: "object",
       description:
         "keyed by Logical Program: { executable, declaredCandidate, kind, argumentSemantics, " +
-        "required, policy, path?, variantSet? }",
+        "required, policy, path?, variantSet?, rules? }",
       additionalProperties: true,
     },
     path: stringList,
@@ -256,6 +256,18 @@ export const environmentReportSchema: Schema = {
       properties: Object.fromEntries(limitNames.map((name) => [name, integer])),
       required: limitNames,
       additionalProperties: false,
+    },
+    audit: {
+      description: "the audit log in use (§22), or null when it is off",
+      oneOf: [
+        {
+          type: "object",
+          properties: { path: string, args: { type: "string", enum: ["digest", "full"] } },
+          required: ["path", "args"],
+          additionalProperties: false,
+        },
+        { type: "null" },
+      ],
     },
   },
   required: [
@@ -269,6 +281,7 @@ export const environmentReportSchema: Schema = {
     "path",
     "environmentNames",
     "limits",
+    "audit",
   ],
   additionalProperties: false,
 };

@@ -13,6 +13,7 @@ import { SERVER_INSTRUCTIONS } from "../hosts/guidance.js";
 import { DEFAULT_OUTPUT_PAGE_BYTES } from "../limits.js";
 import type { CommandRuntime, WaitRequest } from "../runtime/runtime.js";
 import type { ExecRequest, OutputEncoding, StreamName } from "../runtime/types.js";
+import { callerOf } from "./elicitation.js";
 import { errorResult, successResult, type ToolResult } from "./results.js";
 import { toolDefinitions, type ToolDefinition } from "./tools.js";
 import { ArgumentValidator } from "./validate.js";
@@ -42,7 +43,7 @@ export function createMcpServer(runtime: CommandRuntime, identity: ServerIdentit
     { name: identity.name, version: identity.version },
     { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
   );
-  const handlers = toolHandlers(runtime);
+  const handlers = toolHandlers(runtime, server);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
@@ -70,7 +71,7 @@ export function createMcpServer(runtime: CommandRuntime, identity: ServerIdentit
   return server;
 }
 
-function toolHandlers(runtime: CommandRuntime): Record<string, Handler> {
+function toolHandlers(runtime: CommandRuntime, server: Server): Record<string, Handler> {
   return {
     system_environment: async () => runtime.inspect(),
     system_output: async (args, extra) =>
@@ -90,6 +91,7 @@ function toolHandlers(runtime: CommandRuntime): Record<string, Handler> {
       runtime.execute(args as unknown as ExecRequest, {
         signal: extra.signal,
         onProgress: progressSender(extra, progressToken),
+        caller: callerOf(server, extra.signal),
       }),
     system_wait: async (args, extra, progressToken) =>
       runtime.wait(args as unknown as WaitRequest, {

@@ -161,6 +161,12 @@ function execInputSchema(programs: string[]): ToolDefinition["inputSchema"] {
           "start and return a running handle at once, for dev servers and watchers " +
           "(needs the program's policy.allowBackground)",
       },
+      approvalId: {
+        type: "string",
+        description:
+          "after APPROVAL_REQUIRED: the approval id, once the user ran " +
+          "`system-command-mcp approve <id>`; call again with exactly the same arguments",
+      },
     },
     required: ["program"],
     additionalProperties: false,

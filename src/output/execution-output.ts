@@ -25,6 +25,7 @@ export class ExecutionOutput {
   private stagingPromise: Promise<Spool> | undefined;
   private abandoned = false;
   private readonly listeners = new Set<() => void>();
+  private observer: ((stream: StreamName, chunk: Uint8Array) => void) | undefined;
 
   /**
    * `spoolAlways`: the execution may outlive its call (§19), so it spools once a stream passes
@@ -40,6 +41,11 @@ export class ExecutionOutput {
       stdout: new StreamProjection(limits),
       stderr: new StreamProjection(limits),
     };
+  }
+
+  /** Sees every chunk once, synchronously, as it arrives (before it may be reused). */
+  observe(observer: (stream: StreamName, chunk: Uint8Array) => void): void {
+    this.observer = observer;
   }
 
   /** Reads a pipe to its end (or until it is destroyed), with backpressure from the spool. */
@@ -150,6 +156,7 @@ export class ExecutionOutput {
   }
 
   private async accept(stream: StreamName, chunk: Buffer): Promise<void> {
+    this.observer?.(stream, chunk);
     const projection = this.projections[stream];
     const overflows = projection.totalBytes + chunk.length > this.limits.maxOutputBytes;
     if (!this.current && this.spools && (this.stagingPromise || overflows)) {

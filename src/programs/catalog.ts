@@ -1,5 +1,6 @@
 // The set of programs a server runs with, as startup produced it (SPEC §9, §10, §12).
 
+import type { AuditSettings } from "../policy/types.js";
 import type { RegisteredProgram, PolicyInput } from "./types.js";
 
 export type Mode = "configured" | "automatic-discovery";
@@ -42,6 +43,8 @@ export interface ProgramCatalog {
   projectNode?: Record<string, unknown>;
   /** The effective (platform-merged) v1 `nodeResolution` object, as written. */
   nodeResolution?: Record<string, unknown>;
+  /** The manifest's `audit` object (§22), as written. */
+  audit?: AuditSettings;
 }
 
 export type { PolicyInput };

@@ -129,6 +129,9 @@ export function buildConfiguredCatalog(input: ConfiguredInput): ProgramCatalog {
       pathDiffers: !samePath(pathDirs, globalPath),
     };
     const registration = registerProgram(spec, context);
+    if (registration.program && definition.rules?.length) {
+      registration.program.rules = definition.rules;
+    }
     details.push(registration.detail);
     if (registration.program !== undefined) programs.set(name, registration.program);
   }
@@ -147,5 +150,6 @@ export function buildConfiguredCatalog(input: ConfiguredInput): ProgramCatalog {
   if (input.manifestPath !== undefined) catalog.manifestPath = input.manifestPath;
   if (effective.projectNode !== undefined) catalog.projectNode = effective.projectNode;
   if (effective.nodeResolution !== undefined) catalog.nodeResolution = effective.nodeResolution;
+  if (effective.audit !== undefined) catalog.audit = effective.audit;
   return catalog;
 }

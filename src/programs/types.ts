@@ -1,5 +1,7 @@
 // What a Registered Program is once startup has resolved it (SPEC §1, §3.2, §9.3, §10).
 
+import type { Rule } from "../policy/types.js";
+
 export type ArtifactPolicy = "never" | "on-truncation" | "always";
 
 /** The effective execution policy of one program, every field filled in. */
@@ -61,4 +63,6 @@ export interface RegisteredProgram {
   pathDirs: string[];
   /** True when this program's PATH differs from the global one. */
   pathDiffers: boolean;
+  /** Argument rules (§21), in manifest order; absent when there are none. */
+  rules?: readonly Rule[];
 }

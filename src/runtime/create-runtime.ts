@@ -4,6 +4,7 @@
 
 import { openArtifactStoreInBackground } from "../artifacts/deferred.js";
 import type { StartupEnvironment } from "../environment/variables.js";
+import { createPolicyStage } from "../policy/setup.js";
 import { defaultExecutionsDir, GroupRegistry } from "../process/crash-registry.js";
 import type { ProgramCatalog } from "../programs/catalog.js";
 import type { Root } from "../roots/roots.js";
@@ -22,6 +23,8 @@ export interface CreateRuntimeOptions {
   platform?: NodeJS.Platform;
   /** Where the crash-safe group registry lives (§19); default the per-user state directory. */
   executionsDir?: string;
+  /** `--audit-log PATH` (§22; wins over the manifest's audit.path). */
+  auditLog?: string;
   /** Where startup notes go (stderr in the CLI); never given arguments, input or values. */
   log?: (line: string) => void;
 }
@@ -32,6 +35,19 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Comm
   const platform = options.platform ?? process.platform;
   const log = options.log ?? (() => {});
   const { catalog, roots, settings } = options;
+  // First, so that an audit log that cannot be opened stops startup before anything else opens.
+  const policy = createPolicyStage({
+    manifestPath: catalog.manifestPath,
+    manifestAudit: catalog.audit,
+    auditLogFlag: options.auditLog,
+    chainStart: {
+      serverVersion: SERVER_VERSION,
+      mode: catalog.mode,
+      roots: roots.map((r) => r.path),
+    },
+    env,
+    onAuditFailure: (message) => log(`audit log failed, executions are refused: ${message}`),
+  });
   const node = await nodeLauncher(catalog, roots, env);
   const artifacts = openArtifactStoreInBackground({
     dir: settings.artifactDir,
@@ -62,6 +78,8 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Comm
     node,
     platform: options.platform,
     groups,
+    policy: policy.gate,
+    audit: policy.audit,
   });
 }
 

@@ -46,6 +46,8 @@ export interface ExecutionSpec {
   mayOutliveCall?: boolean;
   /** Started with `background: true` (it holds a background slot, not a foreground one). */
   background?: boolean;
+  /** Sees every output chunk as it is read (the audit log's stream hashes, §22). */
+  observeOutput?: (stream: "stdout" | "stderr", chunk: Uint8Array) => void;
 }
 
 interface ExitInfo {
@@ -88,6 +90,7 @@ export class Execution {
       spec.artifacts,
       spec.mayOutliveCall ?? false,
     );
+    if (spec.observeOutput) this.output.observe(spec.observeOutput);
     this.stopRequested = new Promise((resolve) => (this.requestStop = resolve));
     this.result = this.run().then((result) => {
       this.completed = result;

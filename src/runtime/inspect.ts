@@ -36,6 +36,7 @@ export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentRepo
     };
     if (program.pathDiffers) report.path = program.pathDirs;
     if (name === "node" && options.node) report.variantSet = options.node.variantSet();
+    if (program.rules?.length) report.rules = structuredClone([...program.rules]);
     programs[name] = report;
   }
   return {
@@ -69,5 +70,6 @@ export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentRepo
       handleRetentionMs: HANDLE_RETENTION_MS,
       handleRetentionCount: HANDLE_RETENTION_COUNT,
     },
+    audit: options.audit ? { path: options.audit.path, args: options.audit.argsMode } : null,
   };
 }

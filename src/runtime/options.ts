@@ -1,6 +1,8 @@
 // What a Command Runtime is built from: the resolved catalog, roots and settings, and the stage
 // backends the composition root wires in.
 
+import type { AuditTrail } from "../policy/audit-trail.js";
+import type { PolicyGate } from "../policy/gate.js";
 import type { ProgramCatalog } from "../programs/catalog.js";
 import type { Root } from "../roots/roots.js";
 import type { RuntimeSettings } from "./config.js";
@@ -16,6 +18,10 @@ export interface RuntimeOptions {
   artifacts?: ArtifactBackend;
   node?: NodeLauncher;
   platform?: NodeJS.Platform;
+  /** Argument rules, approvals and the audit log (§21, §22). */
+  policy?: PolicyGate;
+  /** The audit log, when one is on (reported by system_environment). */
+  audit?: AuditTrail;
   /** Told about every spawned process group and its end (crash-safe registry, §19). */
   groups?: GroupTracker;
 }

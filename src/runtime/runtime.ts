@@ -4,6 +4,7 @@
 import { prependToPath } from "../environment/path-list.js";
 import { CommandError } from "../errors.js";
 import { CANCEL_RETURN_WITHIN_MS, DEFAULT_WAIT_MS } from "../limits.js";
+import type { Caller } from "../policy/gate.js";
 import type { RegisteredProgram } from "../programs/types.js";
 import { authorizeCwd } from "../roots/roots.js";
 import { MatchPacer } from "../search/pacer.js";
@@ -83,7 +84,7 @@ export class CommandRuntime {
   async execute(request: ExecRequest, options: ExecOptions = {}): Promise<ExecutionReport> {
     this.assertOpen();
     const program = this.program(request.program);
-    if (request.background) return this.startBackground(program, request);
+    if (request.background) return this.startBackground(program, request, options.caller);
     const timeoutMs = foregroundTimeout(
       program,
       request.timeoutMs,
@@ -91,7 +92,14 @@ export class CommandRuntime {
     );
     const yieldMs = checkYield(request.yieldMs) ?? this.options.settings.yieldMs;
     const mayYield = !options.noYield && timeoutMs > yieldMs;
-    const execution = await this.start(program, request, timeoutMs, "foreground", mayYield);
+    const execution = await this.start(
+      program,
+      request,
+      timeoutMs,
+      "foreground",
+      mayYield,
+      options.caller,
+    );
     if (!mayYield) return this.await(execution, options);
     return this.awaitOrYield(execution, yieldMs, options);
   }
@@ -170,6 +178,7 @@ export class CommandRuntime {
     for (const execution of running) execution.shutdown();
     await within(Promise.allSettled(running.map((e) => e.result)), CLOSE_WAIT_MS, undefined);
     await this.handles.clear();
+    this.options.audit?.close();
     await this.options.artifacts?.close();
     await this.options.groups?.close();
   }
@@ -236,6 +245,7 @@ export class CommandRuntime {
   private async startBackground(
     program: RegisteredProgram,
     request: ExecRequest,
+    caller?: Caller,
   ): Promise<ExecutionReport> {
     if (!program.policy.allowBackground) {
       throw new CommandError(
@@ -246,7 +256,7 @@ export class CommandRuntime {
     }
     checkYield(request.yieldMs);
     const timeoutMs = backgroundTimeout(program, request.timeoutMs);
-    const execution = await this.start(program, request, timeoutMs, "background", true);
+    const execution = await this.start(program, request, timeoutMs, "background", true, caller);
     const report = this.handOut(execution);
     await this.options.groups?.persist();
     return report;
@@ -259,6 +269,7 @@ export class CommandRuntime {
     timeoutMs: number,
     lane: Lane,
     mayOutliveCall: boolean,
+    caller?: Caller,
   ): Promise<Execution> {
     const args = checkArgs(request.args);
     const input = checkInput(program, request.input);
@@ -273,6 +284,9 @@ export class CommandRuntime {
     };
     try {
       const cwd = authorizeCwd(this.options.roots, request.cwd);
+      // §21/§22: rules, approvals and the audit log decide before anything is spawned.
+      const gate = { program, args, cwd, approvalId: request.approvalId };
+      const admission = await this.options.policy?.admit(gate, caller);
       const plan = await this.options.node?.select(program.name, cwd);
       this.assertOpen(); // close() may have begun while the selection read the disk
       const execution = await Execution.start({
@@ -290,7 +304,9 @@ export class CommandRuntime {
         selection: plan?.selection ?? { logicalName: program.name, executable: program.executable },
         mayOutliveCall,
         background: lane === "background",
+        observeOutput: admission?.recorder?.observe,
       });
+      if (admission?.recorder) void execution.result.then(admission.recorder.finish, () => {});
       this.active.add(execution);
       this.options.groups?.add(execution.pid);
       void execution.result

@@ -1,6 +1,8 @@
 // The shapes the Command Runtime takes and returns (SPEC §3, §4, §19), composed from the types
 // each stage owns (process/, output/, artifacts/, programs/).
 
+import type { Caller } from "../policy/gate.js";
+import type { Rule } from "../policy/types.js";
 import type { ArtifactOutcome } from "../artifacts/types.js";
 import type { StreamName, StreamOutput } from "../output/types.js";
 import type { TerminationOutcome } from "../process/types.js";
@@ -75,6 +77,8 @@ export interface ExecRequest {
   input?: string;
   yieldMs?: number;
   background?: boolean;
+  /** §21: the id of a human approval for exactly this call. */
+  approvalId?: string;
 }
 
 export interface ExecOptions {
@@ -82,6 +86,8 @@ export interface ExecOptions {
   /** Wait for the end whatever yieldMs says (the CLI's `exec`). */
   noYield?: boolean;
   onProgress?: (elapsedMs: number, message: string) => void;
+  /** Who calls, and how to ask its human for an approval (§21). */
+  caller?: Caller;
 }
 
 export interface ProgramReport {
@@ -93,6 +99,7 @@ export interface ProgramReport {
   policy: ProgramPolicy;
   path?: string[];
   variantSet?: VariantSetReport;
+  rules?: Rule[];
 }
 
 export interface LimitsReport {
@@ -129,6 +136,8 @@ export interface EnvironmentReport {
   path: string[];
   environmentNames: string[];
   limits: LimitsReport;
+  /** §22: the audit log in use, or null. */
+  audit: { path: string; args: "digest" | "full" } | null;
 }
 
 export type { ArtifactPolicy };

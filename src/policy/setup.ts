@@ -1,0 +1,75 @@
+// Builds the policy stage for a server or `exec`: the approvals store in the per-user state
+// directory and, when configured, the audit log (SPEC §21, §22).
+
+import os from "node:os";
+import path from "node:path";
+import { CommandError } from "../errors.js";
+import { defaultExecutionsDir } from "../process/crash-registry.js";
+import { ApprovalStore, approvalsDirUnder } from "./approvals.js";
+import { AuditTrail, type ChainStartFacts } from "./audit-trail.js";
+import { PolicyGate } from "./gate.js";
+import type { AuditSettings } from "./types.js";
+
+export interface PolicySetupInput {
+  manifestPath?: string;
+  /** The manifest's `audit` object. */
+  manifestAudit?: AuditSettings;
+  /** `--audit-log PATH` (wins over the manifest's path). */
+  auditLogFlag?: string;
+  chainStart: Omit<ChainStartFacts, "manifestPath">;
+  env?: Record<string, string | undefined>;
+  onAuditFailure?: (message: string) => void;
+}
+
+export interface PolicyStage {
+  gate: PolicyGate;
+  audit?: AuditTrail;
+}
+
+/** The per-user approvals directory (next to §19's executions directory). */
+export function defaultApprovalsDir(env: Record<string, string | undefined> = process.env): string {
+  return approvalsDirUnder(path.dirname(defaultExecutionsDir(env)));
+}
+
+/** Expands a leading `~/` of a manifest audit path. */
+function expandHome(file: string): string {
+  return file.startsWith("~/") ? path.join(os.homedir(), file.slice(2)) : file;
+}
+
+/** The audit log path in effect: the flag, else the manifest's; undefined when off. */
+export function auditPathOf(
+  flag: string | undefined,
+  settings: AuditSettings | undefined,
+): string | undefined {
+  if (flag !== undefined) return path.resolve(flag);
+  if (settings === undefined) return undefined;
+  if (settings.path === undefined) {
+    throw new CommandError(
+      "AUDIT_UNAVAILABLE",
+      'the manifest has "audit" without "path" and no --audit-log was given; ' +
+        'expected one of them (or remove "audit")',
+    );
+  }
+  return path.resolve(expandHome(settings.path));
+}
+
+/** Opens the stage; AUDIT_UNAVAILABLE when the audit log cannot be opened (startup stops). */
+export function createPolicyStage(input: PolicySetupInput): PolicyStage {
+  const auditPath = auditPathOf(input.auditLogFlag, input.manifestAudit);
+  const audit =
+    auditPath === undefined
+      ? undefined
+      : AuditTrail.open(
+          auditPath,
+          input.manifestAudit?.args ?? "digest",
+          { ...input.chainStart, ...(input.manifestPath && { manifestPath: input.manifestPath }) },
+          input.onAuditFailure,
+        );
+  const approvals = new ApprovalStore(defaultApprovalsDir(input.env));
+  const gate = new PolicyGate({
+    approvals,
+    ...(input.manifestPath !== undefined && { manifestPath: input.manifestPath }),
+    ...(audit !== undefined && { audit }),
+  });
+  return audit ? { gate, audit } : { gate };
+}

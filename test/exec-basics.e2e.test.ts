@@ -68,7 +68,14 @@ describe("system_exec", () => {
   });
 
   it("writes input once and closes stdin", async () => {
-    const result = await server.exec({ program: "cat", input: "hello\nwörld" });
+    // cat ends only on stdin EOF: without the close it would run into the timeout.
+    const result = await server.exec({ program: "cat", input: "hello\nwörld", timeoutMs: 30_000 });
+    expect(result.status).toBe("completed");
+    expect(result.exitCode).toBe(0);
+    expect(result.timedOut).toBe(false);
+    expect(result.termination.reason).toBeNull();
+    // A bound far below the timeout, not a speed target: cat returns at once on EOF.
+    expect(result.durationMs).toBeLessThan(15_000);
     expect(result.stdout.text).toBe("hello\nwörld");
     expect(result.inputBytes).toBe(Buffer.byteLength("hello\nwörld"));
   });

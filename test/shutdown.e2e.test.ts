@@ -1,5 +1,6 @@
 // Shutdown paths with a running child: stdin EOF, SIGTERM, SIGINT, SIGHUP (SPEC §2, §17).
 
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -69,9 +70,24 @@ describe("shutdown with an execution running", () => {
     expect(await eventually(() => !isAlive(sleeper), 5_000)).toBe(true);
   });
 
-  it("answers calls made during shutdown with RUNTIME_CLOSING or not at all", async () => {
+  it("answers a call made during shutdown with RUNTIME_CLOSING and the running one as cancelled", async () => {
     const running = await start();
-    await startTreeCall(running, 1, path.join(dir, "pid"));
+    // A tree that ignores SIGTERM keeps shutdown busy until its SIGKILL (SHUTDOWN_KILL_AFTER_MS),
+    // so the server is surely still reading stdin when the second call arrives.
+    const pidFile = path.join(dir, "pid");
+    running.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "system_exec",
+        arguments: {
+          program: "sh",
+          args: ["-c", `trap '' TERM; echo $$ > "$0.tmp" && mv "$0.tmp" "$0"; sleep 30`, pidFile],
+        },
+      },
+    });
+    expect(await eventually(() => existsSync(pidFile), 20_000)).toBe(true);
     running.child.kill("SIGTERM");
     expect(await eventually(() => running.stderr().includes("shutting down"), 5_000)).toBe(true);
     running.send({
@@ -80,11 +96,17 @@ describe("shutdown with an execution running", () => {
       method: "tools/call",
       params: { name: "system_exec", arguments: { program: "true" } },
     });
-    await running.exited;
+    expect(await running.exited).toEqual({ code: 0, signal: null });
     const responses = running.lines.map((line) => JSON.parse(line));
     const second = responses.find((m) => m.id === 2);
-    if (second) expect(second.result.content[0].text).toMatch(/^RUNTIME_CLOSING: /);
+    expect(second?.result?.isError).toBe(true);
+    expect(second.result.content[0].text).toMatch(/^RUNTIME_CLOSING: /);
     const first = responses.find((m) => m.id === 1);
-    if (first) expect(first.result.structuredContent.cancelled).toBe(true);
+    expect(first?.result?.structuredContent).toMatchObject({
+      status: "completed",
+      cancelled: true,
+      timedOut: false,
+      termination: { reason: "cancelled", forceUsed: true },
+    });
   });
 });

@@ -34,11 +34,11 @@ function parseSnippet(host: HostName, text: string): unknown {
   if (format === "toml") return parseToml(text);
   if (format === "yaml") return parseYaml(text);
   if (format === "json") return JSON.parse(text);
-  const json = text
-    .split("\n")
-    .filter((line) => line.startsWith("# ") && !line.includes("system-command-mcp for"))
+  const lines = text.split("\n");
+  const json = lines
+    .slice(lines.indexOf("# {"))
+    .filter((line) => line.startsWith("# "))
     .map((line) => line.slice(2))
-    .filter((line) => !line.startsWith("Or, for one project"))
     .join("\n");
   return JSON.parse(json);
 }
@@ -84,6 +84,16 @@ describe("print-config", () => {
     } else {
       expect(run.stderr).toBe("");
     }
+  });
+
+  it("gemini notes on stderr what Gemini needs to offer the tools (trust, folder trust)", () => {
+    const run = runCli(["print-config", "gemini", "--root", dir]);
+    expect(run.status).toBe(0);
+    JSON.parse(run.stdout);
+    const notes = run.stderr.split("\n").filter((line) => line.includes(": note: "));
+    expect(notes).toHaveLength(2);
+    expect(notes[0]).toContain('"trust": true');
+    expect(notes[1]).toContain("--skip-trust");
   });
 
   it("claude-code prints a runnable `claude mcp add` line", () => {

@@ -13,6 +13,7 @@ import { SERVER_INSTRUCTIONS, SERVER_INSTRUCTION_LINES } from "../src/hosts/guid
 import {
   HOST_NAMES,
   hostConfigFormat,
+  hostConfigNotes,
   hostConfigTarget,
   isHostName,
   renderHostConfig,
@@ -255,6 +256,45 @@ describe("host-specific settings", () => {
     const text = renderHostConfig("gemini", PLAIN);
     expect(parseJsonHost(text, "mcpServers").raw.timeout).toBe(300_000);
     expect(Object.keys(JSON.parse(text).mcpServers)[0]).not.toContain("_");
+  });
+
+  it("gemini: notes on `trust` and folder trust beside the JSON, which cannot carry them", () => {
+    const notes = hostConfigNotes("gemini");
+    expect(notes).toHaveLength(2);
+    expect(notes[0]).toContain('"trust": true');
+    expect(notes[0]).toContain("gemini -p");
+    expect(notes[1]).toContain("--skip-trust");
+    expect(notes[1]).toContain("GEMINI_CLI_TRUST_WORKSPACE=true");
+    // The JSON itself leaves trust to the user (it skips every confirmation).
+    expect(parseJsonHost(renderHostConfig("gemini", PLAIN), "mcpServers").raw.trust).toBe(
+      undefined,
+    );
+  });
+
+  it("claude-code: the permission rule, as a --allowedTools value and as settings.json", () => {
+    const text = renderHostConfig("claude-code", PLAIN);
+    const comments = text.split("\n").filter((line) => line.startsWith("#"));
+    expect(comments).toContain(
+      "# this server's tools for one session: claude --allowedTools mcp__system-command",
+    );
+    const settings = comments.find((line) => line.startsWith('# {"permissions"')) ?? "";
+    expect(JSON.parse(settings.slice(2))).toEqual({
+      permissions: { allow: ["mcp__system-command"] },
+    });
+    // The rule and settings are comments: the shell runs only the `claude mcp add` line.
+    expect(shellWords(text).slice(0, 5)).toEqual([
+      "mcp",
+      "add",
+      "--scope",
+      "user",
+      "system-command",
+    ]);
+  });
+
+  it("only gemini needs notes beside its snippet", () => {
+    for (const host of HOST_NAMES) {
+      expect(hostConfigNotes(host).length > 0, host).toBe(host === "gemini");
+    }
   });
 
   it("cursor: server name + longest tool name stay within 60 characters", () => {

@@ -1,10 +1,22 @@
-// Claude Code: a `claude mcp add` command line (user scope), followed by the equivalent
-// project `.mcp.json` as comment lines, so the whole snippet is still a runnable shell script.
+// Claude Code: a `claude mcp add` command line (user scope), the permission rule Claude Code
+// needs before it runs any of our tools, and the equivalent project `.mcp.json`, all after the
+// command as comment lines, so the whole snippet is still a runnable shell script.
 
 import { SERVER_NAME, launchEnv } from "./launch.js";
 import type { ServerLaunch } from "./launch.js";
 import { renderJson, serverEntry } from "./json.js";
 import { posixShellWord, powershellWord } from "./quote.js";
+
+/**
+ * The permission rule that lets Claude Code call every tool of the server: without one it
+ * refuses each call ("you haven't granted it yet"), read-only tools included (HOSTS.md).
+ */
+export const CLAUDE_CODE_PERMISSION_RULE = `mcp__${SERVER_NAME}`;
+
+/** The settings.json fragment holding the rule, on one line. */
+export function claudeCodePermissionSettings(): string {
+  return JSON.stringify({ permissions: { allow: [CLAUDE_CODE_PERMISSION_RULE] } });
+}
 
 /** Where the Claude Code snippet goes. */
 export function claudeCodeTarget(platform: NodeJS.Platform): string {
@@ -33,6 +45,10 @@ export function renderClaudeCode(launch: ServerLaunch, platform: NodeJS.Platform
     [
       "# system-command-mcp for Claude Code: register it for your user (all projects):",
       words.join(" "),
+      "# Claude Code refuses every call of an MCP tool until a permission rule allows it. Allow",
+      `# this server's tools for one session: claude --allowedTools ${CLAUDE_CODE_PERMISSION_RULE}`,
+      "# or for good, in ~/.claude/settings.json (or <project>/.claude/settings.json):",
+      `# ${claudeCodePermissionSettings()}`,
       "# Or, for one project only, put this in <project>/.mcp.json:",
       ...json.map((line) => `# ${line}`),
     ].join("\n") + "\n"

@@ -12,6 +12,20 @@ export function geminiTarget(platform: NodeJS.Platform): string {
   return `${home} (or <project>/.gemini/settings.json)`;
 }
 
+/**
+ * What Gemini CLI needs before it offers our tools at all (HOSTS.md, verified with 0.61.0), for
+ * a note beside the JSON (which cannot carry comments).
+ */
+export function geminiNotes(): string[] {
+  return [
+    'Gemini CLI offers a server\'s tools in headless runs (gemini -p) only when its entry has "trust": true ' +
+      "(which also skips Gemini's confirmation of each call); interactive runs ask before each call instead",
+    "Gemini CLI disables every MCP server in a folder it does not trust: trust the project folder " +
+      "when it asks (or with /permissions), or for headless runs pass --skip-trust or set " +
+      "GEMINI_CLI_TRUST_WORKSPACE=true",
+  ];
+}
+
 /** The JSON snippet; the timeout matches the other hosts (Gemini's own default is 600 s). */
 export function renderGemini(launch: ServerLaunch): string {
   return renderJson(

@@ -6,7 +6,7 @@ import { claudeDesktopTarget, renderClaudeDesktop } from "./claude-desktop.js";
 import { codexTarget, renderCodex } from "./codex.js";
 import { cursorTarget, renderCursor } from "./cursor.js";
 import { dshTarget, renderDsh } from "./dsh.js";
-import { geminiTarget, renderGemini } from "./gemini.js";
+import { geminiNotes, geminiTarget, renderGemini } from "./gemini.js";
 import type { ServerLaunch } from "./launch.js";
 import { renderVscode, vscodeTarget } from "./vscode.js";
 
@@ -14,7 +14,11 @@ export type { ServerLaunch } from "./launch.js";
 export { HOST_STARTUP_TIMEOUT_MS, HOST_TOOL_TIMEOUT_MS, SERVER_NAME } from "./launch.js";
 export { CODEX_ENV_VARS } from "./codex.js";
 export { DSH_RECONNECT } from "./dsh.js";
-export { renderClaudeCodeMcpJson } from "./claude-code.js";
+export {
+  CLAUDE_CODE_PERMISSION_RULE,
+  claudeCodePermissionSettings,
+  renderClaudeCodeMcpJson,
+} from "./claude-code.js";
 
 export type HostName =
   "codex" | "dsh" | "claude-desktop" | "claude-code" | "cursor" | "vscode" | "gemini";
@@ -37,6 +41,8 @@ interface HostModule {
   format: HostConfigFormat;
   render(launch: ServerLaunch, platform: NodeJS.Platform): string;
   target(platform: NodeJS.Platform): string;
+  /** What the host needs beyond the snippet, where the format cannot say it in a comment. */
+  notes?(): string[];
 }
 
 const HOSTS: Record<HostName, HostModule> = {
@@ -46,7 +52,7 @@ const HOSTS: Record<HostName, HostModule> = {
   "claude-code": { format: "shell", render: renderClaudeCode, target: claudeCodeTarget },
   cursor: { format: "json", render: renderCursor, target: cursorTarget },
   vscode: { format: "json", render: renderVscode, target: vscodeTarget },
-  gemini: { format: "json", render: renderGemini, target: geminiTarget },
+  gemini: { format: "json", render: renderGemini, target: geminiTarget, notes: geminiNotes },
 };
 
 /** Options of a rendering; the platform decides home-directory spelling and shell quoting. */
@@ -75,6 +81,14 @@ export function renderHostConfig(
 /** Which file (or command) a host's snippet belongs in, as one line for a human. */
 export function hostConfigTarget(host: HostName, options: RenderOptions = {}): string {
   return HOSTS[host].target(options.platform ?? process.platform);
+}
+
+/**
+ * Notes a user needs before the host offers the server's tools at all, one line each, for
+ * snippets whose format has no comments (the CLI prints them on stderr); usually none.
+ */
+export function hostConfigNotes(host: HostName): string[] {
+  return HOSTS[host].notes?.() ?? [];
 }
 
 /** The format of a host's snippet. */

@@ -5,6 +5,7 @@ import { CommandError } from "../../errors.js";
 import {
   HOST_NAMES,
   hostConfigFormat,
+  hostConfigNotes,
   hostConfigTarget,
   isHostName,
   renderHostConfig,
@@ -42,6 +43,10 @@ export function runPrintConfig(host: string, options: CommonOptions, command: Co
   // TOML, YAML and shell snippets name their target in a comment; JSON cannot carry one.
   if (hostConfigFormat(host) === "json") {
     process.stderr.write(`system-command-mcp: put this in ${hostConfigTarget(host)}\n`);
+  }
+  // What the host needs before it offers our tools at all, where the format has no comments.
+  for (const note of hostConfigNotes(host)) {
+    process.stderr.write(`system-command-mcp: note: ${note}\n`);
   }
   return 0;
 }

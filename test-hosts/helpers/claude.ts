@@ -39,6 +39,8 @@ export function claudeEnv(home: HostHome, origin: string): NodeJS.ProcessEnv {
     DISABLE_AUTOUPDATER: "1",
     DISABLE_BUG_COMMAND: "1",
     CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1",
+    // Startup limit for MCP servers: generous, for a loaded machine.
+    MCP_TIMEOUT: "60000",
   });
 }
 

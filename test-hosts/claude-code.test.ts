@@ -157,9 +157,9 @@ describe("claude mcp add, as printed", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(model.errors).toEqual([]);
     const init = streamEvents(run.stdout).find((event) => event.subtype === "init");
-    expect(init?.mcp_servers, JSON.stringify(model.paths)).toEqual([
-      { name: "system-command", status: "connected", source: "user" },
-    ]);
+    expect(JSON.stringify(init?.mcp_servers), JSON.stringify(model.paths)).toEqual(
+      JSON.stringify([{ name: "system-command", status: "connected", source: "user" }]),
+    );
     const result = seenJson(finalResults(model)[0]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout.text).toBe(LITERAL_STDOUT);

@@ -39,7 +39,10 @@ export function claudeEnv(home: HostHome, origin: string): NodeJS.ProcessEnv {
     DISABLE_AUTOUPDATER: "1",
     DISABLE_BUG_COMMAND: "1",
     CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1",
-    // Startup limit for MCP servers: generous, for a loaded machine.
+    // Claude Code connects MCP servers without blocking the first model request and only waits
+    // a short while for them; on a loaded machine our server can miss that first turn. Make it
+    // wait for the connection (bounded by a generous startup limit).
+    MCP_CONNECTION_NONBLOCKING: "false",
     MCP_TIMEOUT: "60000",
   });
 }

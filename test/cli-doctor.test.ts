@@ -67,16 +67,10 @@ afterAll(() => {
 describe("static doctor", () => {
   it("reports winners, shadows, unavailable optionals and timeouts as JSON, running nothing", () => {
     const file = manifestFile("static.json", manifest());
-    const run = runCli([
-      "doctor",
-      "--manifest",
-      file,
-      "--root",
-      dir,
-      "--default-timeout-ms",
-      "25000",
-      "--json",
-    ]);
+    const run = runCli(
+      ["doctor", "--manifest", file, "--root", dir, "--default-timeout-ms", "25000", "--json"],
+      { env: { ...process.env, XDG_CACHE_HOME: path.join(dir, "cache") } },
+    );
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     const report = JSON.parse(run.stdout);
@@ -85,6 +79,10 @@ describe("static doctor", () => {
     expect(report.roots).toEqual([dir]);
     expect(report.globalPath).toEqual([bin1, bin2]);
     expect(report.limits.defaultTimeoutMs).toBe(25_000);
+    // The store the server would use: the per-user cache unless --artifact-dir says otherwise.
+    expect(report.artifactDirectory).toBe(
+      path.join(dir, "cache", "system-command-mcp", "artifacts"),
+    );
     const byName = Object.fromEntries(report.programs.map((p: any) => [p.name, p]));
     expect(byName.tool).toMatchObject({
       status: "registered",
@@ -99,6 +97,16 @@ describe("static doctor", () => {
       maxMs: 20_000,
       source: "--default-timeout-ms",
     });
+    expect(byName.tool.policy).toEqual({
+      defaultTimeoutMs: 5_000,
+      maxTimeoutMs: 10_000,
+      allowStdin: false,
+      gracePeriodMs: 2_000,
+      finalTerminationWaitMs: 5_000,
+      artifactPolicy: "on-truncation",
+      allowBackground: false,
+      maxBackgroundTimeoutMs: 3_600_000,
+    });
     expect(byName.missing).toMatchObject({ status: "unavailable", required: false });
     expect(byName.off).toMatchObject({ status: "disabled", enabled: false });
     expect(report.warnings.some((w: string) => w.includes('"missing" is unavailable'))).toBe(true);
@@ -109,7 +117,9 @@ describe("static doctor", () => {
 
   it("prints the same facts as readable lines", () => {
     const file = manifestFile("text.json", manifest());
-    const run = runCli(["doctor", "--manifest", file, "--root", dir]);
+    const run = runCli(["doctor", "--manifest", file, "--root", dir, "--artifact-dir", "store"], {
+      cwd: dir,
+    });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain(`Manifest: ${file} (version 2)`);
     expect(run.stdout).toContain(`candidate "tool" found at ${path.join(bin1, "tool")}`);
@@ -118,6 +128,8 @@ describe("static doctor", () => {
       "timeout: default 5000 ms (from policy.defaultTimeoutMs), max 10000 ms",
     );
     expect(run.stdout).toMatch(/missing \(optional\): unavailable/);
+    expect(run.stdout).toMatch(/policy: .*allowStdin false.*allowBackground false/);
+    expect(run.stdout).toContain("artifacts: " + path.join(dir, "store") + ",");
     expect(run.stdout).toMatch(/Result: runnable with 1 warning/);
     expect(run.stdout.split("\n").length).toBeGreaterThan(10);
     expect(existsSync(marker)).toBe(false);

@@ -1,6 +1,6 @@
 // `init`: a version 2 manifest that runs as written, the snippets, and each refusal (SPEC §13).
 
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { parse as parseToml } from "smol-toml";
@@ -106,6 +106,71 @@ describe("init on this machine's PATH", () => {
   });
 });
 
+describe("init into new places (SPEC §13)", () => {
+  it("creates missing parent directories, 0700 under the home directory; the file is 0600", () => {
+    const home = newDir();
+    // A literal `~/…`, as a quoted argument reaches the program: the home directory, not <cwd>/~.
+    const run = runCli(["init", "--yes", "~/.config/system-command-mcp/manifest.json"], {
+      cwd: home,
+      env: { ...process.env, HOME: home },
+    });
+    expect(run.stderr).not.toMatch(/INVALID_OPTION|ENOENT/);
+    expect(run.status).toBe(0);
+    const file = path.join(home, ".config/system-command-mcp/manifest.json");
+    expect(JSON.parse(readFileSync(file, "utf8")).version).toBe(2);
+    expect(existsSync(path.join(home, "~"))).toBe(false);
+    if (process.platform !== "win32") {
+      expect(statSync(path.join(home, ".config")).mode & 0o777).toBe(0o700);
+      expect(statSync(path.join(home, ".config/system-command-mcp")).mode & 0o777).toBe(0o700);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    }
+  });
+
+  it("keeps the mode of an existing parent and creates others outside home too", () => {
+    const home = newDir();
+    const elsewhere = newDir();
+    const existing = path.join(home, "existing");
+    mkdirSync(existing, { mode: 0o755 });
+    const inside = runCli(["init", "--yes", path.join(existing, "m.json"), "--root", home], {
+      env: { ...process.env, HOME: home },
+    });
+    expect(inside.status).toBe(0);
+    if (process.platform !== "win32") expect(statSync(existing).mode & 0o777).toBe(0o755);
+    const outside = path.join(elsewhere, "a", "b", "m.json");
+    const run = runCli(["init", "--yes", outside, "--root", home], {
+      env: { ...process.env, HOME: home },
+    });
+    expect(run.status).toBe(0);
+    expect(existsSync(outside)).toBe(true);
+  });
+
+  it("without --root the snippets use the current directory, with a warning", () => {
+    const dir = newDir();
+    const run = runCli(["init", "--yes"], { cwd: dir });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/warning: no --root given.*current directory/);
+    const args = parseSnippets(run.stdout).codex.mcp_servers["system-command"].args;
+    expect(args.slice(-2)).toEqual(["--root", dir]);
+  });
+
+  it("carries every given --root (~ expanded) into both snippets and warns about a missing one", () => {
+    const home = newDir();
+    mkdirSync(path.join(home, "src"));
+    const missing = path.join(home, "not-there");
+    const run = runCli(["init", "--yes", "m.json", "--root", "~/src", "--root", missing], {
+      cwd: home,
+      env: { ...process.env, HOME: home },
+    });
+    expect(run.status).toBe(0);
+    const { codex, dsh } = parseSnippets(run.stdout);
+    const args = codex.mcp_servers["system-command"].args;
+    expect(args.slice(-4)).toEqual(["--root", path.join(home, "src"), "--root", missing]);
+    expect(dsh[0].insert[0].config.args).toEqual(args);
+    expect(run.stderr).toContain(`warning: --root ${missing} does not exist`);
+    expect(run.stderr).not.toContain("no --root given");
+  });
+});
+
 describe("init with a PATH of scripts and interpreters", () => {
   it("puts the directories of programs and their interpreters on searchPath, in PATH order", () => {
     const dir = newDir();
@@ -157,6 +222,7 @@ describe("init refusals", () => {
     const forced = runCli(["init", "--yes", "--force"], { cwd: dir });
     expect(forced.status).toBe(0);
     expect(JSON.parse(readFileSync(file, "utf8")).version).toBe(2);
+    if (process.platform !== "win32") expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it("needs a terminal to ask questions (TTY_REQUIRED, exit 2)", () => {

@@ -1,5 +1,6 @@
 // `print-config <host>`: each host's snippet parses in its own format and carries the flags (SPEC §13).
 
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
@@ -55,7 +56,7 @@ const FLAGS = [
 describe("print-config", () => {
   it.each(HOST_NAMES)("%s: parses and carries manifest, Roots and runtime flags", (host) => {
     const run = runCli(
-      ["print-config", host, "--manifest", "m.json", "--root", ".", "--root", "/tmp", ...FLAGS],
+      ["print-config", host, "--manifest", manifest, "--root", dir, "--root", "/tmp", ...FLAGS],
       { cwd: dir },
     );
     expect(run.status).toBe(0);
@@ -94,6 +95,61 @@ describe("print-config", () => {
     expect(notes).toHaveLength(2);
     expect(notes[0]).toContain('"trust": true');
     expect(notes[1]).toContain("--skip-trust");
+  });
+
+  it("warns on stderr about a missing or relative --root/--manifest, and still prints", () => {
+    const missingRoot = path.join(dir, "no-such-root");
+    const missingManifest = path.join(dir, "no-such.json");
+    const run = runCli(
+      ["print-config", "codex", "--manifest", missingManifest, "--root", missingRoot],
+      { cwd: dir },
+    );
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain(`warning: --manifest ${missingManifest} does not exist`);
+    expect(run.stderr).toContain(`warning: --root ${missingRoot} does not exist`);
+    const args = serverEntry(parseToml(run.stdout))!.args;
+    expect(args).toEqual([
+      CLI_ENTRY,
+      "serve",
+      "--manifest",
+      missingManifest,
+      "--root",
+      missingRoot,
+    ]);
+
+    const relative = runCli(["print-config", "codex", "--manifest", "m.json", "--root", "."], {
+      cwd: dir,
+    });
+    expect(relative.status).toBe(0);
+    expect(relative.stderr).toContain("--manifest m.json is not absolute");
+    expect(relative.stderr).toContain("--root . is not absolute");
+    expect(relative.stderr).not.toContain("does not exist");
+    expect(serverEntry(parseToml(relative.stdout))!.args).toEqual([
+      CLI_ENTRY,
+      "serve",
+      "--manifest",
+      manifest,
+      "--root",
+      dir,
+    ]);
+
+    const wrongKind = runCli(["print-config", "codex", "--manifest", dir, "--root", manifest]);
+    expect(wrongKind.status).toBe(0);
+    expect(wrongKind.stderr).toContain(`--manifest ${dir} is not a file`);
+    expect(wrongKind.stderr).toContain(`--root ${manifest} is not a directory`);
+  });
+
+  it("expands a literal ~ to the home directory instead of <cwd>/~", () => {
+    const home = path.join(dir, "home");
+    mkdirSync(path.join(home, "src"), { recursive: true });
+    const run = runCli(
+      ["print-config", "codex", "--manifest", manifest, "--root", "~/src", "--root", "~"],
+      { cwd: dir, env: { ...process.env, HOME: home } },
+    );
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe("");
+    const args = serverEntry(parseToml(run.stdout))!.args;
+    expect(args.slice(-4)).toEqual(["--root", path.join(home, "src"), "--root", home]);
   });
 
   it("claude-code prints a runnable `claude mcp add` line", () => {

@@ -1,8 +1,11 @@
 // The facts `doctor` reports (SPEC §13): one object, rendered as text or JSON.
 
+import os from "node:os";
+import path from "node:path";
+import { defaultArtifactDir } from "../../artifacts/layout.js";
 import type { NodeSelector } from "../../node/index.js";
 import type { ProgramCatalog, ResolutionDetail } from "../../programs/catalog.js";
-import type { ProgramKind, RegisteredProgram } from "../../programs/types.js";
+import type { ProgramKind, ProgramPolicy, RegisteredProgram } from "../../programs/types.js";
 import type { Root } from "../../roots/roots.js";
 import type { RuntimeSettings } from "../../runtime/config.js";
 import { programDefaultTimeout } from "../../runtime/validate-request.js";
@@ -26,6 +29,8 @@ export interface ProgramFacts {
   shadowed: string[];
   /** The effective default timeout (what a request without timeoutMs gets) within its maximum. */
   timeout?: { defaultMs: number; maxMs: number; source: TimeoutSource };
+  /** The effective policy, every field filled in (defaults included). */
+  policy?: ProgramPolicy;
 }
 
 /** One Node installation found in the installation roots. */
@@ -71,6 +76,8 @@ export interface DoctorReport {
   manifest: { path: string; version: 1 | 2 };
   roots: string[];
   limits: RuntimeSettings;
+  /** The artifact store directory the server would use: --artifact-dir, else the per-user cache. */
+  artifactDirectory: string;
   globalPath: string[];
   programs: ProgramFacts[];
   projectNode?: ProjectNodeFacts;
@@ -125,6 +132,7 @@ function programFacts(
   if (program !== undefined) {
     facts.kind = program.kind;
     facts.timeout = timeoutFacts(program, settings);
+    facts.policy = { ...program.policy };
   }
   return facts;
 }
@@ -164,6 +172,12 @@ function projectNodeFacts(catalog: ProgramCatalog, node: NodeSelector): ProjectN
   return facts;
 }
 
+/** The store directory exactly as the server resolves it (SPEC §8). */
+export function effectiveArtifactDirectory(settings: RuntimeSettings): string {
+  if (settings.artifactDir !== undefined) return path.resolve(settings.artifactDir);
+  return defaultArtifactDir(process.env, process.platform, os.homedir());
+}
+
 /** Builds the static report (no probes yet); `ok` is true: startup succeeded. */
 export function buildDoctorReport(input: ReportInput): DoctorReport {
   const { catalog, settings } = input;
@@ -176,6 +190,7 @@ export function buildDoctorReport(input: ReportInput): DoctorReport {
     manifest: { path: input.manifestPath, version: catalog.manifestVersion ?? 2 },
     roots: input.roots.map((root) => root.path),
     limits: settings,
+    artifactDirectory: effectiveArtifactDirectory(settings),
     globalPath: [...catalog.globalPath],
     programs,
     warnings: programWarnings(programs),

@@ -1,5 +1,6 @@
 // The readable, multi-line form of the doctor report (SPEC §13); `--json` prints the same facts.
 
+import type { ProgramPolicy } from "../../programs/types.js";
 import type { DoctorReport, ProbeFacts, ProgramFacts, ProjectNodeFacts } from "./doctor-report.js";
 
 const INDENT = "  ";
@@ -24,7 +25,16 @@ function programLines(program: ProgramFacts): string[] {
     const { defaultMs, maxMs, source } = program.timeout;
     lines.push(`${more}timeout: default ${defaultMs} ms (from ${source}), max ${maxMs} ms`);
   }
+  if (program.policy !== undefined) lines.push(`${more}policy: ${policyText(program.policy)}`);
   return lines;
+}
+
+/** Every effective policy field as `name value` pairs on one line (new fields show up too). */
+function policyText(policy: ProgramPolicy): string {
+  return Object.entries(policy)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${name} ${typeof value === "object" ? JSON.stringify(value) : value}`)
+    .join(", ");
 }
 
 /** The Project Node section. */
@@ -61,7 +71,7 @@ function limitsLines(report: DoctorReport): string[] {
     "Limits:",
     `${INDENT}default timeout ${limits.defaultTimeoutMs} ms, ${limits.maxConcurrentExecutions} concurrent executions`,
     `${INDENT}inline output ${limits.maxOutputBytes} bytes per stream (head ${limits.inlineHeadBytes})`,
-    `${INDENT}artifacts: ${limits.artifactDir ?? "per-user cache directory"}, retention ` +
+    `${INDENT}artifacts: ${report.artifactDirectory}, retention ` +
       `${limits.artifactRetentionMs} ms, quota ${limits.artifactQuotaBytes} bytes, ` +
       `largest stream ${limits.artifactMaxStreamBytes} bytes`,
     `${INDENT}yield after ${limits.yieldMs} ms, ${limits.maxBackgroundExecutions} background executions`,

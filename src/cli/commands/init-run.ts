@@ -13,7 +13,13 @@ import type { CommonOptions } from "../options.js";
 import { discoverPrograms, searchPathFor, type DiscoveredProgram } from "./init-discovery.js";
 import { serverLaunch } from "./launch.js";
 import { openPrompt, requireTerminal } from "./prompt.js";
-import { manifestExists, manifestText, writeNewFile } from "./write-new-file.js";
+import { checkSnippetPaths, expandHome } from "./path-arguments.js";
+import {
+  createParentDirectories,
+  manifestExists,
+  manifestText,
+  writeNewFile,
+} from "./write-new-file.js";
 
 /** Where init writes when neither PATH nor --manifest is given (relative to the cwd). */
 export const DEFAULT_MANIFEST_FILE = "system-command-manifest.json";
@@ -93,7 +99,7 @@ function nothingToRegister(why: string): CommandError {
 
 /** Runs init; resolves to the exit code. */
 export async function runInit(target: string | undefined, options: InitOptions): Promise<number> {
-  const file = path.resolve(target ?? options.manifest ?? DEFAULT_MANIFEST_FILE);
+  const file = path.resolve(expandHome(target ?? options.manifest ?? DEFAULT_MANIFEST_FILE));
   if (options.yes !== true)
     requireTerminal("pass --yes to register every program found, all optional");
   if (options.force !== true && existsSync(file)) throw manifestExists(file, OVERWRITE_HINT);
@@ -108,16 +114,28 @@ export async function runInit(target: string | undefined, options: InitOptions):
   if (choices.length === 0) throw nothingToRegister("every program was declined");
   const manifest = initManifest(choices, discovery.pathDirs);
   validateManifest(manifest);
+  const roots = snippetRoots(options.root ?? []);
+  await createParentDirectories(file);
   await writeNewFile(file, manifestText(manifest), {
     overwrite: options.force === true,
     howToOverwrite: OVERWRITE_HINT,
   });
-  const roots = (options.root ?? []).length > 0 ? options.root! : [process.cwd()];
   reportWritten(file, choices, discovery.missing, roots);
   const launch = serverLaunch({ manifest: file, roots }, []);
   const snippets = INIT_HOSTS.map((host) => renderHostConfig(host, launch));
   process.stdout.write(snippets.join("\n"));
   return 0;
+}
+
+/** The Roots of the printed snippets: the given ones, else the current directory (warned about). */
+function snippetRoots(given: readonly string[]): string[] {
+  if (given.length > 0) return checkSnippetPaths(undefined, given).roots;
+  const cwd = process.cwd();
+  logLine(
+    `warning: no --root given, so the snippets use the current directory ${cwd} as the Root; ` +
+      `pass --root <project dir> (repeatable) for the directories agents work in`,
+  );
+  return [cwd];
 }
 
 /** What was written and what to do next, on stderr (stdout carries only the snippets). */

@@ -6,6 +6,7 @@ import path from "node:path";
 import { packagePath } from "../../package-root.js";
 import type { Command } from "commander";
 import type { ServerLaunch } from "../../hosts/index.js";
+import { expandHome } from "./path-arguments.js";
 
 /** Flags that are not runtime flags: handled on their own, or not meant for the server. */
 const NON_RUNTIME_FLAGS = new Set(["--manifest", "--root", "--yes", "--force", "--help"]);
@@ -39,7 +40,7 @@ export function givenRuntimeFlags(command: Command): string[] {
     const value = values[option.attributeName()];
     if (value === undefined) continue;
     const text = String(value);
-    flags.push(long, PATH_FLAGS.has(long) ? path.resolve(text) : text);
+    flags.push(long, PATH_FLAGS.has(long) ? path.resolve(expandHome(text)) : text);
   }
   return flags;
 }

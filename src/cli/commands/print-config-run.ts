@@ -14,6 +14,7 @@ import { resolveSettings } from "../../runtime/config.js";
 import { requireRootsForManifest } from "./requirements.js";
 import type { CommonOptions } from "../options.js";
 import { givenRuntimeFlags, serverLaunch } from "./launch.js";
+import { checkSnippetPaths } from "./path-arguments.js";
 
 /** Prints the host's snippet; returns the exit code. */
 export function runPrintConfig(host: string, options: CommonOptions, command: Command): number {
@@ -26,13 +27,8 @@ export function runPrintConfig(host: string, options: CommonOptions, command: Co
   requireRootsForManifest(options, "print-config");
   // Conflicting flags would stop the server the host starts: refuse them here already.
   resolveSettings(options);
-  const launch = serverLaunch(
-    {
-      ...(options.manifest !== undefined && { manifest: options.manifest }),
-      roots: options.root ?? [],
-    },
-    givenRuntimeFlags(command),
-  );
+  const paths = checkSnippetPaths(options.manifest, options.root ?? []);
+  const launch = serverLaunch(paths, givenRuntimeFlags(command));
   process.stdout.write(renderHostConfig(host, launch));
   if ((options.root ?? []).length === 0) {
     process.stderr.write(

@@ -66,6 +66,11 @@ describe("init on this machine's PATH", () => {
     expect(manifest.searchPath).toContain(directoryOnPath("node"));
     expect(manifest.searchPath).toContain(directoryOnPath("npm"));
     expect(manifest.probes?.git).toEqual({ args: ["--version"] });
+    // §23: secrets kept from children; no colour codes, pager or credential prompt.
+    expect(manifest.environment).toEqual({
+      removeMatching: ["*_TOKEN", "*_SECRET*", "*PASSWORD*", "AWS_*", "GITHUB_*"],
+      set: { NO_COLOR: "1", PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" },
+    });
     expect(run.stderr).toContain(`wrote ${file}`);
 
     const { codex, dsh } = parseSnippets(run.stdout);

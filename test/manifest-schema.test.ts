@@ -293,6 +293,8 @@ describe("the shipped files", () => {
     const text = JSON.stringify(example);
     for (const feature of [
       '"remove"',
+      '"removeMatching"',
+      '"inherit"',
       '"fromEnvironment"',
       '"required":false',
       '"probes"',

@@ -1,7 +1,9 @@
-// Applies one Environment Layer: remove, then set, so that within a layer set wins (SPEC §9.4).
+// Applies one Environment Layer: remove, then removeMatching (SPEC §23), then set, so that within
+// a layer set wins (SPEC §9.4).
 
 import { CommandError } from "../errors.js";
 import type { EnvironmentLayer, EnvironmentValue } from "../manifest/types.js";
+import { matchesAnyPattern } from "./patterns.js";
 import {
   getVariable,
   removeVariable,
@@ -16,6 +18,8 @@ export interface LayerContext {
   platform: NodeJS.Platform;
   /** "the global environment" or `program "git"`. */
   owner: string;
+  /** Collects the names `removeMatching` removed (as spelled in the environment). */
+  removedByPattern?: Set<string>;
 }
 
 /** The value a `set` entry gives, or undefined when an optional reference is missing. */
@@ -34,13 +38,24 @@ function resolveValue(
   );
 }
 
-/** Applies a layer to `env` in place: every `remove`, then every `set` (missing optional references remove). */
+/**
+ * Applies a layer to `env` in place: every `remove`, then every variable matching a
+ * `removeMatching` pattern, then every `set` (missing optional references remove).
+ */
 export function applyEnvironmentLayer(
   env: Environment,
   layer: EnvironmentLayer,
   context: LayerContext,
 ): void {
   for (const name of layer.remove ?? []) removeVariable(env, name, context.platform);
+  const patterns = layer.removeMatching ?? [];
+  if (patterns.length > 0) {
+    for (const name of Object.keys(env)) {
+      if (!matchesAnyPattern(name, patterns)) continue;
+      delete env[name];
+      context.removedByPattern?.add(name);
+    }
+  }
   for (const [name, value] of Object.entries(layer.set ?? {})) {
     const resolved = resolveValue(name, value, context);
     if (resolved === undefined) removeVariable(env, name, context.platform);

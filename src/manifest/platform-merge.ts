@@ -2,8 +2,8 @@
 
 import type {
   EffectiveManifest,
-  EnvironmentLayer,
   EnvironmentValue,
+  GlobalEnvironmentLayer,
   Manifest,
   ProgramDefinition,
   ProgramOverride,
@@ -33,16 +33,23 @@ function mergeSet(
   return merged;
 }
 
-/** An Environment Layer merged with an override: `remove` replaced, `set` merged by name. */
-export function mergeEnvironmentLayer(
-  base: EnvironmentLayer | undefined,
-  over: EnvironmentLayer | undefined,
+/**
+ * An Environment Layer merged with an override: `remove`, `removeMatching` and `inherit` replaced,
+ * `set` merged by name.
+ */
+export function mergeEnvironmentLayer<Layer extends GlobalEnvironmentLayer>(
+  base: Layer | undefined,
+  over: Layer | undefined,
   platform: NodeJS.Platform,
-): EnvironmentLayer {
+): Layer {
   const remove = over?.remove ?? base?.remove;
+  const removeMatching = over?.removeMatching ?? base?.removeMatching;
+  const inherit = over?.inherit ?? base?.inherit;
   const set = mergeSet(base?.set, over?.set, platform);
-  const layer: EnvironmentLayer = {};
+  const layer = {} as Layer;
   if (remove !== undefined) layer.remove = [...remove];
+  if (removeMatching !== undefined) layer.removeMatching = [...removeMatching];
+  if (inherit !== undefined) layer.inherit = typeof inherit === "string" ? inherit : [...inherit];
   if (set !== undefined) layer.set = { ...set };
   return layer;
 }

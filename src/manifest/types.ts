@@ -12,10 +12,19 @@ export interface EnvironmentReference {
 
 export type EnvironmentValue = string | EnvironmentReference;
 
-/** One Environment Layer: names to remove, then names to set. */
+/** One Environment Layer: names to remove, then glob patterns to remove (§23), then names to set. */
 export interface EnvironmentLayer {
   remove?: string[];
+  removeMatching?: string[];
   set?: Record<string, EnvironmentValue>;
+}
+
+/** Which startup variables children inherit at all (§23): all, none, or names and patterns. */
+export type InheritSetting = "all" | "none" | string[];
+
+/** The global layer (top level and platform objects): an Environment Layer plus `inherit`. */
+export interface GlobalEnvironmentLayer extends EnvironmentLayer {
+  inherit?: InheritSetting;
 }
 
 /** A Logical Program as declared in the base `programs`. */
@@ -37,7 +46,7 @@ export interface PlatformOverride {
   searchPath?: string[];
   pathExt?: string;
   allowInheritedPath?: boolean;
-  environment?: EnvironmentLayer;
+  environment?: GlobalEnvironmentLayer;
   programs?: Record<string, ProgramOverride>;
   nodeResolution?: Record<string, unknown>;
   projectNode?: Record<string, unknown>;
@@ -57,7 +66,7 @@ export interface Manifest {
   searchPath?: string[];
   pathExt?: string;
   allowInheritedPath?: boolean;
-  environment?: EnvironmentLayer;
+  environment?: GlobalEnvironmentLayer;
   platforms?: Record<string, PlatformOverride>;
   probes?: Record<string, ProbeDefinition>;
   nodeResolution?: Record<string, unknown>;
@@ -75,7 +84,7 @@ export interface EffectiveManifest {
   searchPath: string[];
   pathExt?: string;
   allowInheritedPath: boolean;
-  environment: EnvironmentLayer;
+  environment: GlobalEnvironmentLayer;
   probes: Record<string, ProbeDefinition>;
   nodeResolution?: Record<string, unknown>;
   projectNode?: Record<string, unknown>;

@@ -251,6 +251,7 @@ export const environmentReportSchema: Schema = {
     },
     path: stringList,
     environmentNames: stringList,
+    removedByPattern: stringList,
     limits: {
       type: "object",
       properties: Object.fromEntries(limitNames.map((name) => [name, integer])),
@@ -280,6 +281,7 @@ export const environmentReportSchema: Schema = {
     "programs",
     "path",
     "environmentNames",
+    "removedByPattern",
     "limits",
     "audit",
   ],

@@ -69,6 +69,7 @@ export function buildAutomaticCatalog(options: {
     programs,
     globalPath,
     environmentNames: [],
+    removedByPattern: [],
     globalEnv: env,
     probes: {},
     details,

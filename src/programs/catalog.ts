@@ -22,6 +22,8 @@ export interface ResolutionDetail {
   winner?: { candidate: string; foundPath: string; realPath: string };
   /** Later PATH entries (or later candidates) that would also have matched. */
   shadowed: string[];
+  /** Startup variables `inherit` or a `removeMatching` pattern kept from this program (§23). */
+  removedByPattern?: string[];
 }
 
 /** Everything startup resolved about programs; the runtime takes it as given. */
@@ -33,6 +35,8 @@ export interface ProgramCatalog {
   globalPath: string[];
   /** Sorted union of names the manifest's global and program layers set or remove. */
   environmentNames: string[];
+  /** Sorted startup variables `inherit` or any `removeMatching` dropped (§23): names only. */
+  removedByPattern: string[];
   /** The global child environment (startup env after global layers). */
   globalEnv: Record<string, string>;
   probes: Record<string, ProbeSpec>;

@@ -4,6 +4,7 @@ import path from "node:path";
 import {
   buildGlobalEnvironment,
   buildProgramEnvironment,
+  droppedStartupNames,
   environmentNames,
 } from "../environment/child-environment.js";
 import { pathDirectoriesOf } from "../environment/path-list.js";
@@ -93,13 +94,18 @@ export function buildConfiguredCatalog(input: ConfiguredInput): ProgramCatalog {
     startupEnv,
     context,
   });
+  const globalDropped = new Set<string>();
   const globalEnv = buildGlobalEnvironment({
     startupEnv,
     platform,
     globalPath: declaredPath,
     pathExt: effective.pathExt ?? DEFAULT_PATHEXT,
     layer: effective.environment,
+    removedByPattern: globalDropped,
   });
+  const allDropped = new Set<string>(
+    droppedStartupNames(globalDropped, startupEnv, globalEnv, platform),
+  );
   const globalPath = pathDirectoriesOf(globalEnv, platform);
   const programs = new Map<string, RegisteredProgram>();
   const details: ResolutionDetail[] = [];
@@ -111,13 +117,17 @@ export function buildConfiguredCatalog(input: ConfiguredInput): ProgramCatalog {
       continue;
     }
     layers.push(definition.environment);
+    const dropped = new Set(globalDropped);
     const env = buildProgramEnvironment({
       globalEnv,
       layer: definition.environment,
       program: name,
       startupEnv,
       platform,
+      removedByPattern: dropped,
     });
+    const removedByPattern = droppedStartupNames(dropped, startupEnv, env, platform);
+    for (const dropped of removedByPattern) allDropped.add(dropped);
     const pathDirs = pathDirectoriesOf(env, platform);
     const spec = {
       name,
@@ -132,7 +142,11 @@ export function buildConfiguredCatalog(input: ConfiguredInput): ProgramCatalog {
     if (registration.program && definition.rules?.length) {
       registration.program.rules = definition.rules;
     }
-    details.push(registration.detail);
+    details.push(
+      removedByPattern.length > 0
+        ? { ...registration.detail, removedByPattern }
+        : registration.detail,
+    );
     if (registration.program !== undefined) programs.set(name, registration.program);
   }
   assertRequiredResolved(details);
@@ -142,6 +156,7 @@ export function buildConfiguredCatalog(input: ConfiguredInput): ProgramCatalog {
     programs,
     globalPath,
     environmentNames: environmentNames(layers, platform),
+    removedByPattern: [...allDropped].sort(),
     globalEnv,
     probes: parseProbes(effective),
     details,

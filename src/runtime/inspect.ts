@@ -49,6 +49,7 @@ export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentRepo
     programs,
     path: catalog.globalPath,
     environmentNames: catalog.environmentNames,
+    removedByPattern: catalog.removedByPattern,
     limits: {
       maxConcurrentExecutions: settings.maxConcurrentExecutions,
       defaultTimeoutMs: settings.defaultTimeoutMs,

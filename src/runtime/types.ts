@@ -135,6 +135,8 @@ export interface EnvironmentReport {
   programs: Record<string, ProgramReport>;
   path: string[];
   environmentNames: string[];
+  /** Startup variables `inherit` or a `removeMatching` pattern dropped (§23), sorted; names only. */
+  removedByPattern: string[];
   limits: LimitsReport;
   /** §22: the audit log in use, or null. */
   audit: { path: string; args: "digest" | "full" } | null;

@@ -31,6 +31,8 @@ export interface ProgramFacts {
   timeout?: { defaultMs: number; maxMs: number; source: TimeoutSource };
   /** The effective policy, every field filled in (defaults included). */
   policy?: ProgramPolicy;
+  /** Startup variables `inherit` or a `removeMatching` pattern keep from it (§23): names only. */
+  removedByPattern?: string[];
 }
 
 /** One Node installation found in the installation roots. */
@@ -129,6 +131,7 @@ function programFacts(
     shadowed: [...detail.shadowed],
   };
   if (detail.winner !== undefined) facts.winner = { ...detail.winner };
+  if (detail.enabled) facts.removedByPattern = [...(detail.removedByPattern ?? [])];
   if (program !== undefined) {
     facts.kind = program.kind;
     facts.timeout = timeoutFacts(program, settings);

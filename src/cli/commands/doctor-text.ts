@@ -26,6 +26,10 @@ function programLines(program: ProgramFacts): string[] {
     lines.push(`${more}timeout: default ${defaultMs} ms (from ${source}), max ${maxMs} ms`);
   }
   if (program.policy !== undefined) lines.push(`${more}policy: ${policyText(program.policy)}`);
+  const dropped = program.removedByPattern ?? [];
+  if (dropped.length > 0) {
+    lines.push(`${more}environment dropped by inherit/removeMatching: ${dropped.join(", ")}`);
+  }
   return lines;
 }
 

@@ -30,6 +30,24 @@ const INIT_MANIFEST_VERSION = 2;
 /** The probe declared for every program: each of the automatic set answers `--version`. */
 const VERSION_PROBE_ARGS = ["--version"];
 
+/**
+ * The §23 defaults init writes into the global layer: the common secret-name patterns are kept
+ * from children, and agents never meet colour codes, a pager or a credential prompt.
+ */
+export const INIT_REMOVE_MATCHING: readonly string[] = [
+  "*_TOKEN",
+  "*_SECRET*",
+  "*PASSWORD*",
+  "AWS_*",
+  "GITHUB_*",
+];
+export const INIT_SET: Readonly<Record<string, string>> = {
+  NO_COLOR: "1",
+  PAGER: "cat",
+  GIT_PAGER: "cat",
+  GIT_TERMINAL_PROMPT: "0",
+};
+
 /** The hosts whose snippets init prints (the rest: `print-config <host>`). */
 const INIT_HOSTS = ["codex", "dsh"] as const;
 
@@ -86,7 +104,8 @@ export function initManifest(
     choices.map((choice) => choice.program),
     pathDirs,
   );
-  return { version: INIT_MANIFEST_VERSION, searchPath, programs, probes };
+  const environment = { removeMatching: [...INIT_REMOVE_MATCHING], set: { ...INIT_SET } };
+  return { version: INIT_MANIFEST_VERSION, searchPath, environment, programs, probes };
 }
 
 /** NO_PROGRAMS_REGISTERED: a manifest without programs would not start. */

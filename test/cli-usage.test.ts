@@ -65,6 +65,8 @@ describe("usage", () => {
 describe("no MCP SDK in the management commands", () => {
   let hook: string;
   let log: string;
+  let readsHook: string;
+  let readsLog: string;
 
   beforeAll(() => {
     // A module hook that records every URL the CLI resolves, through static and dynamic imports.
@@ -85,22 +87,42 @@ describe("no MCP SDK in the management commands", () => {
       'import { register } from "node:module";\n' +
         `register(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
     );
+    // The bundled CLI reads its bundles (dist/cli/bundle/*.cjs) as files and runs them as
+    // scripts, past any module hook: record every file read through fs as well.
+    readsLog = path.join(dir, "reads.log");
+    readsHook = path.join(dir, "record-reads.cjs");
+    writeFileSync(
+      readsHook,
+      'const fs = require("node:fs");\n' +
+        "const original = fs.readFileSync;\n" +
+        "fs.readFileSync = function (file, ...rest) {\n" +
+        '  if (typeof file === "string") fs.appendFileSync(process.env.SCM_READS_LOG, file + "\\n");\n' +
+        "  return original.call(this, file, ...rest);\n" +
+        "};\n" +
+        'require("node:module").syncBuiltinESMExports();\n',
+    );
   });
 
-  /** The URLs resolved while running the CLI with `args`. */
+  /** The URLs resolved, and the files read, while running the CLI with `args`. */
   function resolvedBy(args: string[]): string[] {
     writeFileSync(log, "");
+    writeFileSync(readsLog, "");
     const env = {
       ...process.env,
-      NODE_OPTIONS: `--import=${pathToFileURL(hook).href}`,
+      NODE_OPTIONS: `--require=${readsHook} --import=${pathToFileURL(hook).href}`,
       SCM_RESOLVE_LOG: log,
+      SCM_READS_LOG: readsLog,
     };
     const run = runCli(args, { env, cwd: dir });
     expect(run.status, run.stderr).toBe(0);
-    return readFileSync(log, "utf8").split("\n").filter(Boolean);
+    const reads = readFileSync(readsLog, "utf8").split("\n").filter(Boolean);
+    const urls = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    return [...urls, ...reads.map((file) => pathToFileURL(file).href)];
   }
 
-  const sdk = (urls: string[]) => urls.filter((url) => url.includes("@modelcontextprotocol"));
+  /** The SDK as a package, or as the bundle that holds it (dist/cli/bundle/sdk.cjs). */
+  const sdk = (urls: string[]) =>
+    urls.filter((url) => url.includes("@modelcontextprotocol") || url.endsWith("/bundle/sdk.cjs"));
 
   it("the recorder sees the SDK when serve loads it", () => {
     const urls = resolvedBy(["serve", "--root", dir]);

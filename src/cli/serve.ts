@@ -2,6 +2,7 @@
 
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { SHUTDOWN_DEADLINE_MS } from "../limits.js";
+import { PageSplicer } from "../mcp/results.js";
 import { createMcpServer } from "../mcp/server.js";
 import { SERVER_NAME, SERVER_VERSION } from "../version.js";
 import { defaultExecutionsDir, reapDeadServers } from "../process/crash-registry.js";
@@ -18,8 +19,10 @@ const SHUTDOWN_SIGNALS: NodeJS.Signals[] =
 /** Runs the server until stdin ends, stdout breaks or a shutdown signal arrives; exits 0. */
 export async function serve(options: CommonOptions): Promise<void> {
   const { runtime, catalog, roots } = await bootstrap(options, { command: "serve" });
-  const server = createMcpServer(runtime, { name: SERVER_NAME, version: SERVER_VERSION });
+  const splicer = new PageSplicer();
+  const server = createMcpServer(runtime, { name: SERVER_NAME, version: SERVER_VERSION }, splicer);
   const transport = new StdioServerTransport();
+  splicer.attach(transport, writeStdout);
 
   let stopping = false;
   const shutdown = (why: string) => {
@@ -61,4 +64,12 @@ function reapLeftovers(): void {
         `leftover process(es), left ${report.skippedGroups} reused group id(s) alone`,
     );
   }
+}
+
+/** Writes one message line to stdout, resolving once it is accepted (as the SDK's transport). */
+function writeStdout(line: Buffer): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(line)) resolve();
+    else process.stdout.once("drain", resolve);
+  });
 }

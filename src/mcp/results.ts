@@ -1,5 +1,7 @@
-// Projection of runtime results and errors into MCP tool results (SPEC §3, §5).
+// Projection of runtime results and errors into MCP tool results (SPEC §3, §5), and the splice
+// that writes large base64 pages without serialising them three times (SPEC §16 paging).
 
+import { randomBytes } from "node:crypto";
 import { CommandError } from "../errors.js";
 
 export interface ToolResult {
@@ -21,4 +23,82 @@ export function successResult(value: object): ToolResult {
 /** A tool error: exactly one text block `CODE: message` and no structuredContent. */
 export function errorResult(error: CommandError): ToolResult {
   return { content: [{ type: "text", text: `${error.code}: ${error.message}` }], isError: true };
+}
+
+/** Pages whose base64 is at least this long are spliced into the message instead of serialised. */
+export const SPLICE_MIN_BASE64_CHARS = 64 * 1024;
+/** Stashed pages whose message never got sent (a failed send) are dropped past this many. */
+const MAX_STASHED_PAGES = 16;
+/** JSON.stringify leaves these characters as they are, in a string and in a string in a string. */
+const JSON_INERT = /^[A-Za-z0-9+/=]*$/;
+
+type JsonRpcMessage = { result?: { structuredContent?: { base64?: unknown } } };
+
+/** A transport whose send() the splicer can wrap (the SDK's StdioServerTransport). */
+export interface SplicableTransport {
+  send(message: never, options?: never): Promise<void>;
+}
+
+/**
+ * A 1 MiB page travels as base64 twice (structuredContent and the pretty text block: DSH and
+ * Gemini read only the text). Instead of building the pretty text and then the message line
+ * around 2.8 MB of base64, a page's base64 is replaced by a short token while the result goes
+ * through the SDK, and the transport writes one Buffer with the base64 put back in both places.
+ * base64 holds no character JSON escapes, so the bytes are exactly JSON.stringify's.
+ */
+export class PageSplicer {
+  private readonly stashed = new Map<string, string>();
+
+  /** The tool result of `value`; a large base64 page is stashed behind a token. */
+  result(value: object): ToolResult {
+    const base64 = (value as { base64?: unknown }).base64;
+    if (typeof base64 !== "string" || base64.length < SPLICE_MIN_BASE64_CHARS) {
+      return successResult(value);
+    }
+    if (!JSON_INERT.test(base64)) return successResult(value);
+    const token = `scm-page-${randomBytes(16).toString("hex")}`;
+    if (this.stashed.size >= MAX_STASHED_PAGES) {
+      this.stashed.delete(this.stashed.keys().next().value!);
+    }
+    this.stashed.set(token, base64);
+    return successResult({ ...value, base64: token });
+  }
+
+  /**
+   * Wraps `transport.send`: a message that carries a stashed token is written by `write` as
+   * one Buffer with the page spliced in; every other message goes through the transport as is.
+   */
+  attach(transport: SplicableTransport, write: (line: Buffer) => Promise<void>): void {
+    const send = transport.send.bind(transport) as (m: unknown, o?: unknown) => Promise<void>;
+    (transport as { send: (m: unknown, o?: unknown) => Promise<void> }).send = (
+      message,
+      options,
+    ) => {
+      const token = (message as JsonRpcMessage).result?.structuredContent?.base64;
+      const base64 = typeof token === "string" ? this.stashed.get(token) : undefined;
+      if (base64 === undefined) return send(message, options);
+      this.stashed.delete(token as string);
+      return write(spliceLine(JSON.stringify(message) + "\n", token as string, base64));
+    };
+  }
+}
+
+/** `json` with every occurrence of `token` replaced by `base64`, as UTF-8 bytes. */
+export function spliceLine(json: string, token: string, base64: string): Buffer {
+  const pieces: string[] = [];
+  let from = 0;
+  for (let at = json.indexOf(token); at !== -1; at = json.indexOf(token, from)) {
+    pieces.push(json.slice(from, at));
+    from = at + token.length;
+  }
+  pieces.push(json.slice(from));
+  const lengths = pieces.map((piece) => Buffer.byteLength(piece, "utf8"));
+  const total = lengths.reduce((a, b) => a + b, 0) + (pieces.length - 1) * base64.length;
+  const line = Buffer.allocUnsafe(total);
+  let offset = 0;
+  for (let i = 0; i < pieces.length; i++) {
+    offset += line.write(pieces[i]!, offset, lengths[i], "utf8");
+    if (i < pieces.length - 1) offset += line.write(base64, offset, base64.length, "latin1");
+  }
+  return line;
 }

@@ -14,7 +14,7 @@ import { DEFAULT_OUTPUT_PAGE_BYTES } from "../limits.js";
 import type { CommandRuntime, WaitRequest } from "../runtime/runtime.js";
 import type { ExecRequest, OutputEncoding, StreamName } from "../runtime/types.js";
 import { callerOf } from "./elicitation.js";
-import { errorResult, successResult, type ToolResult } from "./results.js";
+import { errorResult, successResult, type PageSplicer, type ToolResult } from "./results.js";
 import { toolDefinitions, type ToolDefinition } from "./tools.js";
 import { ArgumentValidator } from "./validate.js";
 
@@ -34,8 +34,15 @@ type Handler = (
   progressToken: string | number | undefined,
 ) => Promise<object>;
 
-/** Builds the MCP server for a runtime; connect it to a transport to serve. */
-export function createMcpServer(runtime: CommandRuntime, identity: ServerIdentity): Server {
+/**
+ * Builds the MCP server for a runtime; connect it to a transport to serve. With a `splicer`
+ * (attached to that transport), large base64 pages are spliced in at the transport.
+ */
+export function createMcpServer(
+  runtime: CommandRuntime,
+  identity: ServerIdentity,
+  splicer?: PageSplicer,
+): Server {
   const programs = Object.keys(runtime.inspect().programs);
   const tools: ToolDefinition[] = toolDefinitions(programs);
   const validator = new ArgumentValidator(tools);
@@ -62,7 +69,8 @@ export function createMcpServer(runtime: CommandRuntime, identity: ServerIdentit
       }
       const args = validator.check(name, request.params.arguments);
       const token = request.params._meta?.progressToken;
-      return successResult(await handler(args, extra as Extra, token));
+      const value = await handler(args, extra as Extra, token);
+      return splicer ? splicer.result(value) : successResult(value);
     } catch (error) {
       if (error instanceof CommandError) return errorResult(error);
       throw error;

@@ -2,6 +2,7 @@
 
 import { pathDirectoriesOf } from "../environment/path-list.js";
 import { snapshotEnvironment, type StartupEnvironment } from "../environment/variables.js";
+import { DirectoryListings } from "./directory-listings.js";
 import { effectivePolicy } from "./policy.js";
 import { registerProgram } from "./register-program.js";
 import type { ProgramCatalog, ResolutionDetail } from "./catalog.js";
@@ -47,6 +48,7 @@ export function buildAutomaticCatalog(options: {
   const globalPath = pathDirectoriesOf(env, options.platform);
   const programs = new Map<string, RegisteredProgram>();
   const details: ResolutionDetail[] = [];
+  const listings = new DirectoryListings();
   for (const { name, candidates } of AUTOMATIC_PROGRAMS) {
     const spec = {
       name,
@@ -60,6 +62,7 @@ export function buildAutomaticCatalog(options: {
     const registration = registerProgram(spec, {
       platform: options.platform,
       homeDir: options.homeDir,
+      listings,
     });
     details.push(registration.detail);
     if (registration.program !== undefined) programs.set(name, registration.program);

@@ -13,6 +13,7 @@ import type { StartupEnvironment } from "../environment/variables.js";
 import { CommandError } from "../errors.js";
 import { mergePlatform } from "../manifest/platform-merge.js";
 import type { EffectiveManifest, EnvironmentLayer, Manifest } from "../manifest/types.js";
+import { DirectoryListings } from "./directory-listings.js";
 import { DEFAULT_PATHEXT } from "./executable-file.js";
 import { effectivePolicy } from "./policy.js";
 import { disabledDetail, registerProgram, type RegistrationContext } from "./register-program.js";
@@ -86,6 +87,7 @@ export function buildConfiguredCatalog(input: ConfiguredInput): ProgramCatalog {
   const context: RegistrationContext = {
     platform,
     homeDir: input.homeDir,
+    listings: new DirectoryListings(),
     ...(manifestDirectory !== undefined && { manifestDirectory }),
   };
   const declaredPath = effectiveGlobalPath({

@@ -3,6 +3,7 @@
 import { qualifyingExecutableRules } from "./program-rules.js";
 import { programKind } from "./program-kind.js";
 import { resolveCandidates } from "./resolve-candidates.js";
+import type { DirectoryListings } from "./directory-listings.js";
 import type { ResolutionDetail } from "./catalog.js";
 import type { ProgramPolicy, RegisteredProgram } from "./types.js";
 
@@ -22,6 +23,8 @@ export interface RegistrationContext {
   platform: NodeJS.Platform;
   homeDir: string;
   manifestDirectory?: string;
+  /** Shared by the programs of one catalog build. */
+  listings?: DirectoryListings;
 }
 
 export interface Registration {
@@ -38,6 +41,7 @@ export function registerProgram(spec: ProgramSpec, context: RegistrationContext)
     pathDirs: spec.pathDirs,
     homeDir: context.homeDir,
     program: spec.name,
+    ...(context.listings !== undefined && { listings: context.listings }),
     ...(context.manifestDirectory !== undefined && {
       manifestDirectory: context.manifestDirectory,
     }),

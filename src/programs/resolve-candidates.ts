@@ -4,6 +4,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import { CommandError } from "../errors.js";
 import { candidateForm } from "./candidate-form.js";
+import type { DirectoryListings } from "./directory-listings.js";
 import { qualifyingExecutable, type ExecutableRules } from "./executable-file.js";
 
 /** Everything a candidate is resolved against. */
@@ -15,6 +16,8 @@ export interface ResolveContext extends ExecutableRules {
   manifestDirectory?: string;
   /** The program the candidates belong to, for messages. */
   program: string;
+  /** Listings shared by the programs of one catalog build (POSIX: names match files exactly). */
+  listings?: DirectoryListings;
 }
 
 /** A candidate that resolved. */
@@ -64,8 +67,11 @@ function candidateMatches(candidate: string, context: ResolveContext): string[] 
     return found === undefined ? [] : [found];
   }
   const found: string[] = [];
+  // Windows finds `git` as `git.exe`, case-insensitively: there every directory is looked into.
+  const listings = context.platform === "win32" ? undefined : context.listings;
   for (const directory of context.pathDirs) {
     if (!isAbsoluteDirectory(directory, context.platform)) continue;
+    if (listings && !listings.mayContain(directory, candidate)) continue;
     const match = qualifyingExecutable(path.join(directory, candidate), context);
     if (match !== undefined) found.push(match);
   }

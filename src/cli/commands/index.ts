@@ -4,6 +4,7 @@
 
 import type { Command } from "commander";
 import type { ExitWith } from "./exit-with.js";
+import { registerApprovals } from "./approve.js";
 import { registerDoctor } from "./doctor.js";
 import { registerInit } from "./init.js";
 import { registerMigrateManifest } from "./migrate-manifest.js";
@@ -17,4 +18,5 @@ export function registerManagementCommands(program: Command, exitWith: ExitWith)
   registerDoctor(program, exitWith);
   registerPrintConfig(program, exitWith);
   registerMigrateManifest(program, exitWith);
+  registerApprovals(program, exitWith);
 }

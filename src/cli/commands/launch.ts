@@ -12,7 +12,7 @@ import { expandHome } from "./path-arguments.js";
 const NON_RUNTIME_FLAGS = new Set(["--manifest", "--root", "--yes", "--force", "--help"]);
 
 /** Runtime flags whose value is a path: made absolute, since hosts start the server anywhere. */
-const PATH_FLAGS = new Set(["--artifact-dir"]);
+const PATH_FLAGS = new Set(["--artifact-dir", "--audit-log"]);
 
 /**
  * The real path of the CLI entry script that is running (the bundle when installed, or

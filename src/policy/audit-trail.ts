@@ -182,8 +182,8 @@ export class AuditTrail {
   /** Clean shutdown: chain-end with the final seq; idempotent. */
   close(): void {
     if (this.ended) return;
-    this.ended = true;
     this.write("chain-end", {});
+    this.ended = true;
     try {
       fs.closeSync(this.fd);
     } catch {

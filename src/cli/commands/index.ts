@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import type { ExitWith } from "./exit-with.js";
 import { registerApprovals } from "./approve.js";
+import { registerAudit } from "./audit.js";
 import { registerDoctor } from "./doctor.js";
 import { registerInit } from "./init.js";
 import { registerMigrateManifest } from "./migrate-manifest.js";
@@ -19,4 +20,5 @@ export function registerManagementCommands(program: Command, exitWith: ExitWith)
   registerPrintConfig(program, exitWith);
   registerMigrateManifest(program, exitWith);
   registerApprovals(program, exitWith);
+  registerAudit(program, exitWith);
 }

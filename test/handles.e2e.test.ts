@@ -1,6 +1,7 @@
 // Running handles (SPEC §6.7, §19): progress stops once a handle is returned, system_cancel's
 // gracePeriodMs is obeyed both ways, and only HANDLE_RETENTION_COUNT ended handles are kept.
 
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HANDLE_RETENTION_COUNT, PROGRESS_INTERVAL_MS } from "../src/limits.js";
@@ -91,6 +92,39 @@ describe("system_cancel gracePeriodMs", () => {
     expect(result.cancelled).toBe(true);
     expect(result.termination).toMatchObject({ reason: "cancelled", forceUsed: false });
     expect(result.exitCode).toBe(0);
+  });
+});
+
+describe("system_wait until", () => {
+  it("reports the line's start as offset when the line arrived in two writes", async () => {
+    const go = path.join(dir, "go");
+    // "first\nab" now; "cd\n" only after the test says go (and a second more), so the second
+    // wait has already scanned the unfinished "ab" when the rest of the line arrives.
+    const script =
+      `printf 'first\\nab'; while [ ! -e "$0" ]; do sleep 0.05; done; sleep 1; ` +
+      `printf 'cd\\n'; sleep 30`;
+    const started = await server.exec({ program: "sh", args: ["-c", script, go], yieldMs: 1 });
+    const id = started.executionId as string;
+    expect(started.status).toBe("running");
+    const partial = await server.call("system_wait", {
+      executionId: id,
+      waitMs: 30_000,
+      until: { pattern: "^ab$" },
+    });
+    expect((partial.structuredContent as any).match).toEqual({
+      stream: "stdout",
+      offset: 6,
+      text: "ab",
+    });
+    const whole = server.call("system_wait", {
+      executionId: id,
+      waitMs: 30_000,
+      until: { pattern: "^abcd$" },
+    });
+    writeFileSync(go, "");
+    const report = (await whole).structuredContent as any;
+    expect(report.match).toEqual({ stream: "stdout", offset: 6, text: "abcd" });
+    await cancelled(id, 0);
   });
 });
 

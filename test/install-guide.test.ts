@@ -1,0 +1,231 @@
+// The Linux install guide works as written (SPEC §14): its shell blocks, extracted from the
+// Markdown, run in order with bash in a scratch HOME against a clone of this repository; the
+// acceptance call really runs a program; the rollback restores the scratch HOME byte for byte.
+// Codex and Claude Code are stand-ins on PATH that edit their files as the real ones do.
+
+import { spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cloneRepository } from "./helpers/clone.js";
+import { shellBlocks, treePicture, type GuideBlock } from "./helpers/guide.js";
+import { REPO_ROOT, removeDir, tempDir } from "./helpers/server.js";
+
+/** One block may run `npm ci` + a build on a loaded machine: generous, but bounded. */
+const BLOCK_TIMEOUT_MS = 300_000;
+const GUIDE = path.join(REPO_ROOT, "docs/install/linux-agent.md");
+/** The programs the scratch machine has (besides the fake hosts): Node, npm, git, coreutils. */
+const TOOLS = [
+  "node",
+  "npm",
+  "npx",
+  "git",
+  "bash",
+  "sh",
+  "env",
+  "cat",
+  "cp",
+  "mv",
+  "rm",
+  "rmdir",
+  "ln",
+  "mkdir",
+  "grep",
+  "sort",
+  "dirname",
+  "basename",
+  "printf",
+  "test",
+  "readlink",
+  "chmod",
+  "uname",
+  "sed",
+  "head",
+  "tail",
+  "tr",
+  "ls",
+  "wc",
+  "id",
+  "true",
+  "false",
+  "tar",
+  "gzip",
+];
+
+const PRESEEDED_CODEX =
+  '# my settings\nmodel = "o3"\n\n[mcp_servers.other]\ncommand = "other-server"';
+const PRESEEDED_CLAUDE = JSON.stringify({ numStartups: 3, mcpServers: {} }, null, 2);
+
+let dir: string;
+let home: string;
+let env: Record<string, string>;
+let blocks: GuideBlock[];
+let names: string;
+
+/** Runs one block with the names block in front, in a fresh `bash -euo pipefail`. */
+function runBlock(block: GuideBlock): { stdout: string; stderr: string } {
+  const run = spawnSync("bash", ["-euo", "pipefail", "-c", `${names}\n${block.text}`], {
+    cwd: home,
+    env,
+    encoding: "utf8",
+    timeout: BLOCK_TIMEOUT_MS,
+  });
+  const where = `guide block at line ${block.line} (${block.role})`;
+  if (run.error) throw new Error(`${where} did not finish: ${run.error.message}`);
+  if (run.status !== 0) {
+    throw new Error(
+      `${where} exited ${run.status}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`,
+    );
+  }
+  return { stdout: run.stdout, stderr: run.stderr };
+}
+
+/** The directory holding `name` on this process's PATH. */
+function which(name: string): string | undefined {
+  for (const entry of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (entry !== "" && existsSync(path.join(entry, name))) return path.join(entry, name);
+  }
+  return undefined;
+}
+
+beforeAll(() => {
+  dir = tempDir("scm-guide-");
+  home = path.join(dir, "home");
+  const clone = cloneRepository(path.join(dir, "clone"));
+  // The machine: a bin directory with exactly the tools the guide may use, plus the fake hosts.
+  const tools = path.join(dir, "tools");
+  mkdirSync(tools);
+  for (const tool of TOOLS) {
+    const found = which(tool);
+    if (found !== undefined) symlinkSync(realpathSync(found), path.join(tools, tool));
+  }
+  const hosts = path.join(dir, "hosts");
+  mkdirSync(hosts);
+  for (const host of ["codex", "claude"]) {
+    const file = path.join(hosts, host);
+    writeFileSync(file, readFileSync(path.join(REPO_ROOT, "test/fixtures/fake-hosts", host)));
+    chmodSync(file, 0o755);
+  }
+  const tmp = path.join(dir, "tmp");
+  mkdirSync(tmp);
+  // The scratch HOME before the installation: Codex configured in a custom $CODEX_HOME, Claude
+  // Code used before, ~/.config in use by another program, an empty ~/.local/share.
+  mkdirSync(path.join(home, "my-codex"), { recursive: true });
+  writeFileSync(path.join(home, "my-codex", "config.toml"), PRESEEDED_CODEX);
+  writeFileSync(path.join(home, ".claude.json"), PRESEEDED_CLAUDE);
+  mkdirSync(path.join(home, ".config", "other-app"), { recursive: true });
+  writeFileSync(path.join(home, ".config", "other-app", "settings"), "keep=1\n");
+  mkdirSync(path.join(home, ".local", "share"), { recursive: true });
+  env = {
+    HOME: home,
+    PATH: [hosts, tools].join(path.delimiter),
+    USER: process.env.USER ?? "root",
+    LOGNAME: process.env.LOGNAME ?? "root",
+    SHELL: path.join(tools, "bash"),
+    TERM: "dumb",
+    LANG: "C.UTF-8",
+    TMPDIR: tmp,
+    CODEX_HOME: path.join(home, "my-codex"),
+    // npm's own download cache is the machine's (outside this HOME, as for any npm user).
+    npm_config_cache: spawnSync("npm", ["config", "get", "cache"], {
+      encoding: "utf8",
+    }).stdout.trim(),
+    npm_config_prefer_offline: "true",
+    npm_config_update_notifier: "false",
+    SCM_TEST_SMOL_TOML: createRequire(path.join(REPO_ROOT, "package.json")).resolve("smol-toml"),
+    ...(process.env.CI !== undefined && { CI: process.env.CI }),
+  };
+  blocks = shellBlocks(readFileSync(GUIDE, "utf8"));
+  const namesBlocks = blocks.filter((block) => block.role === "names");
+  expect(namesBlocks).toHaveLength(1);
+  // The one variable an agent sets: where the clone is.
+  names = namesBlocks[0]!.text.replace(/^SRC=.*$/m, `SRC='${clone.replaceAll("'", "'\\''")}'`);
+  expect(names).toContain(`SRC='${clone}`);
+});
+
+afterAll(() => {
+  if (dir) removeDir(dir);
+});
+
+describe("docs/install/linux-agent.md, run as written", () => {
+  it(
+    "installs, runs a real program, configures Codex/Claude Code/DSH, and rolls back exactly",
+    () => {
+      const before = treePicture(home);
+      const install = blocks.filter((b) => b.role === "install" || b.role === "acceptance");
+      const rollback = blocks.filter((b) => b.role === "rollback");
+      expect(install.length).toBeGreaterThanOrEqual(6);
+      expect(rollback.length).toBeGreaterThanOrEqual(1);
+      // Install blocks come before every rollback block.
+      expect(Math.max(...install.map((b) => b.line))).toBeLessThan(
+        Math.min(...rollback.map((b) => b.line)),
+      );
+
+      let acceptance: string | undefined;
+      let probes: string | undefined;
+      for (const block of install) {
+        const { stdout } = runBlock(block);
+        if (block.role === "acceptance") acceptance = stdout;
+        if (block.text.includes("--execute --all")) probes = stdout;
+      }
+
+      // The acceptance call ran node through the installed server runtime.
+      expect(acceptance).toBeDefined();
+      const result = JSON.parse(acceptance!);
+      expect(result).toMatchObject({ status: "completed", exitCode: 0 });
+      const nodeVersion = spawnSync(path.join(dir, "tools", "node"), ["--version"], {
+        encoding: "utf8",
+      }).stdout;
+      expect(result.stdout.text).toBe(nodeVersion);
+      expect(nodeVersion).toMatch(/^v\d+\.\d+\.\d+\n$/);
+      // doctor --execute --all ran every program's probe.
+      expect(probes).toMatch(/Probes \([1-9]\d*\):/);
+      expect(probes).toMatch(/node --version: passed/);
+      expect(probes).not.toMatch(/FAILED/);
+
+      // What the installation left: a versioned directory, a working link, three host entries.
+      const version = JSON.parse(
+        readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"),
+      ).version;
+      const installDir = path.join(home, ".local/share/system-command-mcp", version);
+      expect(existsSync(`${installDir}.partial`)).toBe(false);
+      const link = path.join(home, ".local/bin/system-command-mcp");
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      const linked = spawnSync(link, ["--version"], { env, encoding: "utf8", timeout: 30_000 });
+      expect(linked.stdout.trim()).toBe(version);
+      const codexText = readFileSync(path.join(home, "my-codex/config.toml"), "utf8");
+      expect(codexText.startsWith(PRESEEDED_CODEX)).toBe(true);
+      const codex = parseToml(codexText) as any;
+      expect(codex.mcp_servers.other.command).toBe("other-server");
+      const server = codex.mcp_servers["system-command"];
+      expect(server.args[0]).toBe(
+        path.join(installDir, "lib/node_modules/system-command-mcp/dist/cli/main.js"),
+      );
+      expect(server.args).toContain(path.join(home, "src"));
+      expect(existsSync(path.join(home, ".codex"))).toBe(false);
+      const claude = JSON.parse(readFileSync(path.join(home, ".claude.json"), "utf8"));
+      expect(claude.numStartups).toBe(3);
+      expect(claude.mcpServers["system-command"].args).toEqual(server.args);
+      expect(readFileSync(path.join(home, ".dsh/cordis.patch.yml"), "utf8")).toContain(
+        "serverName: system-command",
+      );
+      const manifest = path.join(home, ".config/system-command-mcp/system-command-manifest.json");
+      expect(lstatSync(manifest).mode & 0o777).toBe(0o600);
+
+      for (const block of rollback) runBlock(block);
+      expect(treePicture(home)).toEqual(before);
+    },
+    30 * 60_000,
+  );
+});

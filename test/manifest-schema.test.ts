@@ -309,6 +309,15 @@ describe("the shipped files", () => {
     expect(text).toMatch(/"fromEnvironment":"[A-Z_]+"}/);
     expect(text).toContain('"allowBackground":true');
     expect(text).toContain('"enabled":false');
+    for (const feature of [
+      '"sandbox":{',
+      '"sandbox":null',
+      '"writablePaths"',
+      '"protectedPaths"',
+    ]) {
+      expect(text).toContain(feature);
+    }
+    expect(text).toContain('"bwrapPath"');
   });
 
   it("the schema file is a valid draft 2020-12 schema that compiles in strict mode", () => {

@@ -16,6 +16,8 @@ const PATTERN_MEANINGS: Record<string, string> = {
   programName: "a program name: a letter, then at most 31 letters, digits, _ or -",
   environmentName: "an environment variable name (non-empty, without = or NUL)",
   absoluteOrHomePath: "an absolute path or a ~/ path",
+  absoluteOrHomePosixPath: "an absolute POSIX path or a ~/ path",
+  rootRelativePath: "a path relative to the Root, without .. segments",
   defaultVersion: "an exact version such as 22.14.0 (an optional leading v)",
   cwd: "an absolute path",
 };
@@ -96,6 +98,9 @@ function expectation(error: ErrorObject, pointer: string): string {
         const owner = field === "projectNode" ? "version 2" : "version 1";
         return `"${field}" belongs to ${owner} manifests; this version uses "${counterpart}" (migrate-manifest converts version 1 to 2)`;
       }
+      if (field === "bwrapPath") {
+        return `"bwrapPath" is a field of the top-level "sandbox" only; expected one of: ${allowed.join(", ")}`;
+      }
       return `unknown field; expected one of: ${allowed.join(", ")}`;
     }
     case "required":
@@ -135,6 +140,9 @@ export function describeSchemaErrors(errors: readonly ErrorObject[]): string[] {
   const lines: string[] = [];
   for (const error of errors) {
     if (SUMMARY_KEYWORDS.has(error.keyword)) continue;
+    // The `null` branch of a nullable object (a sandbox) only adds noise beside the real problem.
+    const type = (error.params as { type?: unknown }).type;
+    if (error.keyword === "type" && type === "null" && errors.length > 1) continue;
     const pointer = errorPointer(error);
     const line = `${pointer}: ${expectation(error, pointer)}`;
     if (!lines.includes(line)) lines.push(line);

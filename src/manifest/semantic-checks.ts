@@ -49,11 +49,23 @@ function requiredDisabledProblem(at: string, program: ProgramDefinition): string
   return `${at}/enabled: a required program cannot be disabled; expected "enabled": true or "required": false`;
 }
 
+/** `sandbox` is a version 2 field (§20): a version 1 program may not carry one. */
+function sandboxVersionProblem(
+  manifest: Manifest,
+  at: string,
+  program: ProgramDefinition | ProgramOverride,
+): string | undefined {
+  if (manifest.version !== 1 || !Object.hasOwn(program, "sandbox")) return undefined;
+  return `${at}/sandbox: "sandbox" belongs to version 2 manifests; expected no sandbox in a version 1 manifest (migrate-manifest converts version 1 to 2)`;
+}
+
 /** Problems of the base `programs` and `probes`. */
 function baseProblems(manifest: Manifest): string[] {
   const problems: string[] = [];
   for (const [name, program] of Object.entries(manifest.programs)) {
     const at = pointer("programs", name);
+    const sandbox = sandboxVersionProblem(manifest, at, program);
+    if (sandbox !== undefined) problems.push(sandbox);
     problems.push(...programProblems(at, program, BASE_CANDIDATE_PLATFORMS));
     const disabled = requiredDisabledProblem(at, program);
     if (disabled !== undefined) problems.push(disabled);
@@ -86,6 +98,8 @@ function overrideProblems(
   }
   const platform = platformName as NodeJS.Platform;
   const problems = programProblems(at, over, [platform]);
+  const sandbox = sandboxVersionProblem(manifest, at, over);
+  if (sandbox !== undefined) problems.push(sandbox);
   if (over.required === false && base.required === true) {
     problems.push(
       `${at}/required: a platform may only tighten "required"; the base program is required, got false`,

@@ -1,7 +1,10 @@
 // The Program Manifest as written (SPEC §9), after schema validation, and after the platform merge.
 
 import type { AuditSettings, Rule } from "../policy/types.js";
+import type { SandboxInput } from "../confinement/types.js";
 import type { PolicyInput } from "../programs/types.js";
+
+export type { SandboxInput };
 
 /** A reference to a variable of the server's startup environment (§9.4). */
 export interface EnvironmentReference {
@@ -36,6 +39,8 @@ export interface ProgramDefinition {
   environment?: EnvironmentLayer;
   /** Argument rules (§21); platforms cannot override them. */
   rules?: Rule[];
+  /** v2 only (§20): replaces the default whole; null runs this program unconfined. */
+  sandbox?: SandboxInput | null;
 }
 
 /** A platform's changes to a program of the base manifest (§9.6). */
@@ -50,6 +55,7 @@ export interface PlatformOverride {
   programs?: Record<string, ProgramOverride>;
   nodeResolution?: Record<string, unknown>;
   projectNode?: Record<string, unknown>;
+  sandbox?: SandboxInput | null;
 }
 
 /** A probe as written (§9.7). */
@@ -73,6 +79,7 @@ export interface Manifest {
   projectNode?: Record<string, unknown>;
   /** The audit log (§22). */
   audit?: AuditSettings;
+  sandbox?: SandboxInput | null;
 }
 
 /** The manifest as it applies on one platform: base and `platforms.<platform>` merged. */

@@ -83,6 +83,17 @@ const programSelection: Schema = {
     requirement: string,
     source: string,
     adapter: string,
+    sandbox: {
+      type: "object",
+      description: "how a confined run was confined (SPEC §20)",
+      properties: {
+        adapter: { type: "string", enum: ["bubblewrap", "seatbelt"] },
+        filesystem: { type: "string", enum: ["read-only", "workspace-write", "full"] },
+        network: { type: "string", enum: ["allow", "deny"] },
+      },
+      required: ["adapter", "filesystem", "network"],
+      additionalProperties: false,
+    },
   },
   required: ["logicalName", "executable"],
   additionalProperties: false,
@@ -188,6 +199,20 @@ const variantSet: Schema = {
   additionalProperties: false,
 };
 
+const sandboxPolicy: Schema = {
+  type: "object",
+  description: "the effective sandbox of a confined program (SPEC §20)",
+  properties: {
+    filesystem: { type: "string", enum: ["read-only", "workspace-write", "full"] },
+    writablePaths: stringList,
+    hiddenPaths: stringList,
+    protectedPaths: stringList,
+    network: { type: "string", enum: ["allow", "deny"] },
+  },
+  required: ["filesystem", "writablePaths", "hiddenPaths", "protectedPaths", "network"],
+  additionalProperties: false,
+};
+
 /** One entry of system_environment.programs (documented; hosts only take boolean additionalProperties). */
 export const programReportSchema: Schema = {
   type: "object",
@@ -200,6 +225,7 @@ export const programReportSchema: Schema = {
     policy,
     path: stringList,
     variantSet,
+    sandbox: nullable(sandboxPolicy),
   },
   required: ["executable", "declaredCandidate", "kind", "argumentSemantics", "required", "policy"],
   additionalProperties: false,
@@ -246,7 +272,7 @@ export const environmentReportSchema: Schema = {
       type: "object",
       description:
         "keyed by Logical Program: { executable, declaredCandidate, kind, argumentSemantics, " +
-        "required, policy, path?, variantSet?, rules? }",
+        "required, policy, path?, variantSet?, rules?, sandbox (null when unconfined) }",
       additionalProperties: true,
     },
     path: stringList,
@@ -270,6 +296,17 @@ export const environmentReportSchema: Schema = {
         { type: "null" },
       ],
     },
+    sandbox: nullable({
+      type: "object",
+      description: "the confinement adapter in use (SPEC §20); null when no program is confined",
+      properties: {
+        adapter: { type: "string", enum: ["bubblewrap", "seatbelt"] },
+        version: string,
+        path: string,
+      },
+      required: ["adapter", "version", "path"],
+      additionalProperties: false,
+    }),
   },
   required: [
     "server",

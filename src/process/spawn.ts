@@ -12,6 +12,8 @@ export interface LaunchSpec {
   /** Whether stdin is a pipe the runtime writes `input` to; otherwise it is /dev/null. */
   stdinPipe: boolean;
   platform?: NodeJS.Platform;
+  /** Pipes opened after stderr (fd 3, 4, …), e.g. bwrap's info fd (§20). */
+  extraPipes?: number;
 }
 
 /** A started child: its stdio are pipes (stdin only when requested). */
@@ -32,7 +34,12 @@ export async function launch(spec: LaunchSpec): Promise<StartedChild> {
       child = spawnImpl(spec.command, spec.args, {
         cwd: spec.cwd,
         env: spec.env,
-        stdio: [spec.stdinPipe ? "pipe" : "ignore", "pipe", "pipe"],
+        stdio: [
+          spec.stdinPipe ? "pipe" : "ignore",
+          "pipe",
+          "pipe",
+          ...Array<"pipe">(spec.extraPipes ?? 0).fill("pipe"),
+        ],
         detached: !windows,
         shell: false,
         windowsHide: true,

@@ -49,6 +49,8 @@ export interface ProgramCatalog {
   nodeResolution?: Record<string, unknown>;
   /** The manifest's `audit` object (§22), as written. */
   audit?: AuditSettings;
+  /** The top-level `sandbox.bwrapPath`, `~/` expanded (§20). */
+  bwrapPath?: string;
 }
 
 export type { PolicyInput };

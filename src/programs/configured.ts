@@ -12,6 +12,7 @@ import { effectiveGlobalPath } from "../environment/search-path.js";
 import type { StartupEnvironment } from "../environment/variables.js";
 import { CommandError } from "../errors.js";
 import { mergePlatform } from "../manifest/platform-merge.js";
+import { effectiveSandboxPolicy, expandHomePath, policySource } from "../confinement/policy.js";
 import type { EffectiveManifest, EnvironmentLayer, Manifest } from "../manifest/types.js";
 import { DirectoryListings } from "./directory-listings.js";
 import { DEFAULT_PATHEXT } from "./executable-file.js";
@@ -149,7 +150,10 @@ export function buildConfiguredCatalog(input: ConfiguredInput): ProgramCatalog {
         ? { ...registration.detail, removedByPattern }
         : registration.detail,
     );
-    if (registration.program !== undefined) programs.set(name, registration.program);
+    if (registration.program === undefined) continue;
+    const source = policySource(input.manifest, platform, name);
+    const sandbox = effectiveSandboxPolicy(source, input.homeDir);
+    programs.set(name, sandbox ? { ...registration.program, sandbox } : registration.program);
   }
   assertRequiredResolved(details);
   assertSomethingRegistered(details, programs.size);
@@ -168,5 +172,7 @@ export function buildConfiguredCatalog(input: ConfiguredInput): ProgramCatalog {
   if (effective.projectNode !== undefined) catalog.projectNode = effective.projectNode;
   if (effective.nodeResolution !== undefined) catalog.nodeResolution = effective.nodeResolution;
   if (effective.audit !== undefined) catalog.audit = effective.audit;
+  const bwrapPath = input.manifest.sandbox?.bwrapPath;
+  if (bwrapPath !== undefined) catalog.bwrapPath = expandHomePath(bwrapPath, input.homeDir);
   return catalog;
 }

@@ -1,6 +1,7 @@
 // What a Registered Program is once startup has resolved it (SPEC §1, §3.2, §9.3, §10).
 
 import type { Rule } from "../policy/types.js";
+import type { SandboxPolicy, SelectionSandbox } from "../confinement/types.js";
 
 export type ArtifactPolicy = "never" | "on-truncation" | "always";
 
@@ -28,6 +29,8 @@ export interface ProgramSelection {
   requirement?: string;
   source?: string;
   adapter?: string;
+  /** §20: how a confined run was confined. */
+  sandbox?: SelectionSandbox;
 }
 
 export type ProgramKind = "native" | "cmd-script";
@@ -65,4 +68,6 @@ export interface RegisteredProgram {
   pathDiffers: boolean;
   /** Argument rules (§21), in manifest order; absent when there are none. */
   rules?: readonly Rule[];
+  /** The effective sandbox (§20); absent: the program runs unconfined. */
+  sandbox?: SandboxPolicy;
 }

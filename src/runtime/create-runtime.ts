@@ -11,6 +11,7 @@ import type { Root } from "../roots/roots.js";
 import { SERVER_NAME, SERVER_VERSION } from "../version.js";
 import type { RuntimeSettings } from "./config.js";
 import type { NodeLauncher } from "./ports.js";
+import { openConfinementFor } from "./confinement-setup.js";
 import { CommandRuntime } from "./runtime.js";
 
 /** What the adapters resolved from their flags; everything else is wired here. */
@@ -48,6 +49,14 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Comm
     env,
     onAuditFailure: (message) => log(`audit log failed, executions are refused: ${message}`),
   });
+  // §20: fails closed (SANDBOX_UNAVAILABLE) when a confined program's adapter is missing or broken.
+  const confinement = await openConfinementFor({
+    catalog,
+    settings,
+    roots,
+    env,
+    ...(policy.audit !== undefined && { auditPath: policy.audit.path }),
+  });
   const node = await nodeLauncher(catalog, roots, env);
   const artifacts = openArtifactStoreInBackground({
     dir: settings.artifactDir,
@@ -80,6 +89,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Comm
     groups,
     policy: policy.gate,
     audit: policy.audit,
+    confinement,
   });
 }
 

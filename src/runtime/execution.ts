@@ -48,6 +48,8 @@ export interface ExecutionSpec {
   background?: boolean;
   /** Sees every output chunk as it is read (the audit log's stream hashes, §22). */
   observeOutput?: (stream: "stdout" | "stderr", chunk: Uint8Array) => void;
+  /** The process-tree adapter of a confined launch (§20); absent: the platform's usual one. */
+  treeFor?: (child: StartedChild) => ProcessTree;
 }
 
 interface ExitInfo {
@@ -105,7 +107,10 @@ export class Execution {
     const child = await launch(spec.launch);
     const platform = spec.launch.platform ?? process.platform;
     const tree: ProcessTree =
-      platform === "win32" ? new WindowsTaskkillTree(child.pid) : new PosixProcessGroup(child.pid);
+      spec.treeFor?.(child) ??
+      (platform === "win32"
+        ? new WindowsTaskkillTree(child.pid)
+        : new PosixProcessGroup(child.pid));
     return new Execution(spec, child, tree);
   }
 

@@ -33,6 +33,7 @@ export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentRepo
           program.policy.defaultTimeoutMs ??
           Math.min(settings.defaultTimeoutMs, program.policy.maxTimeoutMs),
       },
+      sandbox: program.sandbox ?? null,
     };
     if (program.pathDiffers) report.path = program.pathDirs;
     if (name === "node" && options.node) report.variantSet = options.node.variantSet();
@@ -72,5 +73,6 @@ export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentRepo
       handleRetentionCount: HANDLE_RETENTION_COUNT,
     },
     audit: options.audit ? { path: options.audit.path, args: options.audit.argsMode } : null,
+    sandbox: options.confinement?.adapter ?? null,
   };
 }

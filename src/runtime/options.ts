@@ -3,6 +3,7 @@
 
 import type { AuditTrail } from "../policy/audit-trail.js";
 import type { PolicyGate } from "../policy/gate.js";
+import type { Launcher } from "../confinement/index.js";
 import type { ProgramCatalog } from "../programs/catalog.js";
 import type { Root } from "../roots/roots.js";
 import type { RuntimeSettings } from "./config.js";
@@ -22,6 +23,8 @@ export interface RuntimeOptions {
   policy?: PolicyGate;
   /** The audit log, when one is on (reported by system_environment). */
   audit?: AuditTrail;
+  /** The confinement stage (§20); absent when no program is confined. */
+  confinement?: Launcher;
   /** Told about every spawned process group and its end (crash-safe registry, §19). */
   groups?: GroupTracker;
 }

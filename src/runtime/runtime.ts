@@ -9,6 +9,7 @@ import type { RegisteredProgram } from "../programs/types.js";
 import { authorizeCwd } from "../roots/roots.js";
 import { MatchPacer } from "../search/pacer.js";
 import { compileBoundedPattern } from "../search/pattern.js";
+import { confinedSelection, confineLaunch } from "./confine.js";
 import { Execution } from "./execution.js";
 import { HandleRegistry } from "./handles.js";
 import { buildEnvironmentReport } from "./inspect.js";
@@ -181,6 +182,7 @@ export class CommandRuntime {
     this.options.audit?.close();
     await this.options.artifacts?.close();
     await this.options.groups?.close();
+    this.options.confinement?.close();
   }
 
   private assertOpen(): void {
@@ -289,8 +291,16 @@ export class CommandRuntime {
       const admission = await this.options.policy?.admit(gate, caller);
       const plan = await this.options.node?.select(program.name, cwd);
       this.assertOpen(); // close() may have begun while the selection read the disk
+      const launch = this.launchSpec(program, plan, args, cwd, input !== undefined);
+      const rootPaths = this.options.roots.map((root) => root.path);
+      const confined = await confineLaunch(program, launch, this.options.confinement, rootPaths);
+      const selection = plan?.selection ?? {
+        logicalName: program.name,
+        executable: program.executable,
+      };
       const execution = await Execution.start({
-        launch: this.launchSpec(program, plan, args, cwd, input !== undefined),
+        launch: confined?.launch ?? launch,
+        treeFor: confined?.tree,
         input,
         timeoutMs,
         gracePeriodMs: program.policy.gracePeriodMs,
@@ -301,10 +311,13 @@ export class CommandRuntime {
           headBytes: this.options.settings.inlineHeadBytes,
         },
         artifacts: this.options.artifacts,
-        selection: plan?.selection ?? { logicalName: program.name, executable: program.executable },
+        selection: confinedSelection(selection, confined),
         mayOutliveCall,
         background: lane === "background",
         observeOutput: admission?.recorder?.observe,
+      }).catch(async (error: unknown) => {
+        await confined?.dispose();
+        throw error;
       });
       if (admission?.recorder) void execution.result.then(admission.recorder.finish, () => {});
       this.active.add(execution);
@@ -314,6 +327,7 @@ export class CommandRuntime {
           this.active.delete(execution);
           this.options.groups?.remove(execution.pid);
           release();
+          void confined?.dispose();
         })
         .catch(() => {});
       // close() began while this one was spawning: it must not outlive the server.

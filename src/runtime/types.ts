@@ -4,6 +4,7 @@
 import type { Caller } from "../policy/gate.js";
 import type { Rule } from "../policy/types.js";
 import type { ArtifactOutcome } from "../artifacts/types.js";
+import type { SandboxAdapterInfo, SandboxPolicy } from "../confinement/types.js";
 import type { StreamName, StreamOutput } from "../output/types.js";
 import type { TerminationOutcome } from "../process/types.js";
 import type {
@@ -100,6 +101,8 @@ export interface ProgramReport {
   path?: string[];
   variantSet?: VariantSetReport;
   rules?: Rule[];
+  /** §20: the effective sandbox policy, null when the program runs unconfined. */
+  sandbox: SandboxPolicy | null;
 }
 
 export interface LimitsReport {
@@ -140,6 +143,8 @@ export interface EnvironmentReport {
   limits: LimitsReport;
   /** §22: the audit log in use, or null. */
   audit: { path: string; args: "digest" | "full" } | null;
+  /** §20: the confinement adapter in use, null when no program is confined. */
+  sandbox: SandboxAdapterInfo | null;
 }
 
 export type { ArtifactPolicy };

@@ -1,6 +1,7 @@
 // `doctor --execute`: runs the manifest's probes through the real Command Runtime (SPEC §9.7, §13).
 // Never reached without --execute; the runtime is imported only here, and only when a probe runs.
 
+import type { Launcher } from "../../confinement/index.js";
 import { CommandError, isCommandError, type ErrorCode } from "../../errors.js";
 import type { NodeSelector } from "../../node/index.js";
 import type { ProbeSpec, ProgramCatalog } from "../../programs/catalog.js";
@@ -25,6 +26,8 @@ export interface ProbeInput {
   node?: NodeSelector;
   /** Also probe optional programs (--all). */
   all: boolean;
+  /** The probed sandbox adapter: confined programs' probes run confined (§20). */
+  confinement?: Launcher;
 }
 
 /** The facts of a probe before it ran. */
@@ -162,6 +165,7 @@ export async function runProbes(input: ProbeInput): Promise<ProbeFacts[]> {
     serverName: SERVER_NAME,
     serverVersion: SERVER_VERSION,
     ...(input.node !== undefined && { node: input.node }),
+    ...(input.confinement !== undefined && { confinement: input.confinement }),
   });
   const results: ProbeFacts[] = [];
   try {

@@ -3,6 +3,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defaultArtifactDir } from "../../artifacts/layout.js";
+import type { SandboxAdapterInfo, SandboxPolicy } from "../../confinement/index.js";
 import type { NodeSelector } from "../../node/index.js";
 import type { ProgramCatalog, ResolutionDetail } from "../../programs/catalog.js";
 import type { ProgramKind, ProgramPolicy, RegisteredProgram } from "../../programs/types.js";
@@ -33,6 +34,13 @@ export interface ProgramFacts {
   policy?: ProgramPolicy;
   /** Startup variables `inherit` or a `removeMatching` pattern keep from it (§23): names only. */
   removedByPattern?: string[];
+  /** §20: the effective sandbox of a registered program, null when it runs unconfined. */
+  sandbox?: SandboxPolicy | null;
+}
+
+/** §20: the adapter startup found and the result of its one probe run. */
+export interface SandboxFacts extends SandboxAdapterInfo {
+  probe: "passed";
 }
 
 /** One Node installation found in the installation roots. */
@@ -83,6 +91,8 @@ export interface DoctorReport {
   globalPath: string[];
   programs: ProgramFacts[];
   projectNode?: ProjectNodeFacts;
+  /** §20: null when no program is confined. */
+  sandbox: SandboxFacts | null;
   probes?: ProbeFacts[];
   warnings: string[];
 }
@@ -94,6 +104,8 @@ export interface ReportInput {
   roots: readonly Root[];
   settings: RuntimeSettings;
   node?: NodeSelector;
+  /** The adapter startup probed (§20), when some program is confined. */
+  sandbox?: SandboxAdapterInfo;
 }
 
 /** The default timeout of a program and where it comes from. */
@@ -136,6 +148,7 @@ function programFacts(
     facts.kind = program.kind;
     facts.timeout = timeoutFacts(program, settings);
     facts.policy = { ...program.policy };
+    facts.sandbox = program.sandbox ?? null;
   }
   return facts;
 }
@@ -196,6 +209,7 @@ export function buildDoctorReport(input: ReportInput): DoctorReport {
     artifactDirectory: effectiveArtifactDirectory(settings),
     globalPath: [...catalog.globalPath],
     programs,
+    sandbox: input.sandbox ? { ...input.sandbox, probe: "passed" } : null,
     warnings: programWarnings(programs),
   };
   if (input.node !== undefined) {

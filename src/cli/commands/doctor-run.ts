@@ -6,6 +6,7 @@ import type { ProgramCatalog } from "../../programs/catalog.js";
 import { loadCatalog } from "../../programs/load-catalog.js";
 import { normalizeRoots, type Root } from "../../roots/roots.js";
 import { resolveSettings } from "../../runtime/config.js";
+import { openConfinementFor } from "../../runtime/confinement-setup.js";
 import { logLine } from "../log.js";
 import type { CommonOptions } from "../options.js";
 import { buildDoctorReport } from "./doctor-report.js";
@@ -47,12 +48,14 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   const roots = normalizeRoots(options.root ?? []);
   const catalog = await loadCatalog({ manifestPath: manifest, startupEnv: process.env });
   const node = await nodeSelectorFor(catalog, roots);
+  const confinement = await openConfinementFor({ catalog, settings, roots });
   const report = buildDoctorReport({
     manifestPath: catalog.manifestPath ?? manifest,
     catalog,
     roots,
     settings,
     ...(node !== undefined && { node }),
+    ...(confinement !== undefined && { sandbox: confinement.adapter }),
   });
   let errors: { code: string; message: string }[] = [];
   if (options.execute || options.probe) {
@@ -63,6 +66,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       settings,
       all: options.all === true,
       ...(node !== undefined && { node }),
+      ...(confinement !== undefined && { confinement }),
     });
     errors = probeErrors(report.probes);
   }

@@ -30,6 +30,12 @@ function programLines(program: ProgramFacts): string[] {
   if (dropped.length > 0) {
     lines.push(`${more}environment dropped by inherit/removeMatching: ${dropped.join(", ")}`);
   }
+  if (program.sandbox === null) lines.push(`${more}sandbox: none (unconfined)`);
+  if (program.sandbox) {
+    const { filesystem, network, writablePaths } = program.sandbox;
+    const writable = writablePaths.length > 0 ? `, writable ${writablePaths.join(", ")}` : "";
+    lines.push(`${more}sandbox: filesystem ${filesystem}, network ${network}${writable}`);
+  }
   return lines;
 }
 
@@ -82,6 +88,13 @@ function limitsLines(report: DoctorReport): string[] {
   ];
 }
 
+/** The adapter line (§20). */
+function sandboxLine(report: DoctorReport): string {
+  const sandbox = report.sandbox;
+  if (sandbox === null) return "Sandbox: none (no program is confined)";
+  return `Sandbox: ${sandbox.adapter} ${sandbox.version} at ${sandbox.path} (probe ${sandbox.probe})`;
+}
+
 /** The whole report as text, ending with the verdict. */
 export function formatDoctorText(report: DoctorReport): string {
   const registered = report.programs.filter((program) => program.status === "registered").length;
@@ -97,6 +110,7 @@ export function formatDoctorText(report: DoctorReport): string {
     ...report.programs.flatMap(programLines),
   ];
   if (report.projectNode !== undefined) lines.push(...projectNodeLines(report.projectNode));
+  lines.push(sandboxLine(report));
   if (report.probes !== undefined) {
     lines.push(`Probes (${report.probes.length}):`, ...report.probes.map(probeLine));
   }

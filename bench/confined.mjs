@@ -1,0 +1,113 @@
+// Bench row of SPEC §16/§20: the cost of confinement. One server registers /bin/true twice, once
+// unconfined and once under a read-only bubblewrap sandbox; calls alternate between the two so
+// both see the same machine load, and the p50 of each call's wall time is compared.
+// Prints one JSON line on stdout (bench/run.mjs shows it); progress on stderr.
+//
+// Environment: BENCH_CLI_ENTRY (the dist/cli/main.js to run; default the repo's), BENCH_RUNS
+// (calls per variant; default 200, BENCH_QUICK=1: 30), BENCH_TMP (where to put the temp dir).
+
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { callTool, now, p50, startRpc } from "./lib.mjs";
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const CLI_ENTRY = process.env.BENCH_CLI_ENTRY ?? path.join(REPO_ROOT, "dist/cli/main.js");
+const RUNS = Number(process.env.BENCH_RUNS ?? (process.env.BENCH_QUICK === "1" ? 30 : 200));
+const WARMUP = 10;
+/** SPEC §16: confined ≤ unconfined + 3 ms at p50. */
+const TARGET_ADDED_MS = 3;
+
+const TRUE = ["/bin/true", "/usr/bin/true"].find((file) => existsSync(file));
+const probe = spawnSync("bwrap", [
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+  "--",
+  TRUE,
+]);
+if (probe.error || probe.status !== 0) {
+  console.log(JSON.stringify({ name: "Confined /bin/true: bwrap does not run here", value: "?" }));
+  process.exit(0);
+}
+
+const TMP = realpathSync(mkdtempSync(path.join(process.env.BENCH_TMP ?? os.tmpdir(), "confined-")));
+const ROOT = path.join(TMP, "root");
+mkdirSync(ROOT, { recursive: true, mode: 0o700 });
+const MANIFEST = path.join(TMP, "manifest.json");
+writeFileSync(
+  MANIFEST,
+  JSON.stringify({
+    version: 2,
+    programs: {
+      true: { candidates: [TRUE] },
+      confined: { candidates: [TRUE], sandbox: { filesystem: "read-only" } },
+    },
+  }),
+);
+const env = {};
+for (const name of ["HOME", "PATH", "USER", "LOGNAME", "TMPDIR", "LANG"]) {
+  if (process.env[name] !== undefined) env[name] = process.env[name];
+}
+env.XDG_STATE_HOME = path.join(TMP, "state");
+env.XDG_CACHE_HOME = path.join(TMP, "cache");
+
+const server = startRpc(
+  process.execPath,
+  [
+    CLI_ENTRY,
+    "serve",
+    "--root",
+    ROOT,
+    "--manifest",
+    MANIFEST,
+    "--artifact-dir",
+    path.join(TMP, "a"),
+  ],
+  { env, cwd: ROOT },
+);
+try {
+  await server.initialize();
+  const samples = { true: [], confined: [] };
+  const once = async (program) => {
+    const start = now();
+    const result = await callTool(server, "system_exec", { program });
+    const elapsed = now() - start;
+    if (result.exitCode !== 0) throw new Error(`${program} exited ${result.exitCode}`);
+    return elapsed;
+  };
+  for (let i = 0; i < WARMUP; i++) {
+    await once("true");
+    await once("confined");
+  }
+  for (let i = 0; i < RUNS; i++) {
+    // alternate the order so neither variant always follows the other
+    const order = i % 2 === 0 ? ["true", "confined"] : ["confined", "true"];
+    for (const program of order) samples[program].push(await once(program));
+  }
+  const unconfinedMs = p50(samples.true);
+  const confinedMs = p50(samples.confined);
+  const addedMs = confinedMs - unconfinedMs;
+  console.log(
+    JSON.stringify({
+      name: "Confined /bin/true (bubblewrap, read-only) vs unconfined, p50",
+      server: `${confinedMs.toFixed(2)} ms confined`,
+      reference: `${unconfinedMs.toFixed(2)} ms unconfined (same server, alternating)`,
+      extraMs: addedMs,
+      confinedMs,
+      unconfinedMs,
+      targetAddedMs: TARGET_ADDED_MS,
+      runs: RUNS,
+      pass: addedMs <= TARGET_ADDED_MS,
+    }),
+  );
+} finally {
+  await server.close();
+  rmSync(TMP, { recursive: true, force: true });
+}

@@ -1,0 +1,120 @@
+// Turns an unconfined launch into a confined one (SPEC §20): the launch-plan step the runtime runs
+// right before spawning. The program stays the program (`executable` reports it); only the spawn
+// goes through the adapter, with literal args after `--` and never a shell.
+
+import type { Readable } from "node:stream";
+import type { LaunchSpec, StartedChild } from "../process/spawn.js";
+import { PosixProcessGroup } from "../process/posix-group.js";
+import type { ProcessTree } from "../process/tree.js";
+import { bwrapArgs } from "./bwrap-args.js";
+import { BWRAP_INFO_FD, CONFINED_TMPDIR } from "./constants.js";
+import { findHiddenMounts, findProtectedMounts } from "./mounts.js";
+import { NamespaceProcessGroup } from "./namespace-tree.js";
+import { sandboxExecArgs } from "./seatbelt.js";
+import { createExecutionTemp, type ExecutionTemp } from "./temp-area.js";
+import type {
+  ConfinedCommand,
+  SandboxAdapterInfo,
+  SandboxPolicy,
+  SelectionSandbox,
+} from "./types.js";
+
+/** A launch wrapped by the adapter, with what the execution must do differently. */
+export interface ConfinedLaunch {
+  launch: LaunchSpec;
+  sandbox: SelectionSandbox;
+  /** The process-tree adapter of the started child (namespace-aware on Linux). */
+  tree(child: StartedChild): ProcessTree;
+  /** Removes the execution's private temp directory; call once the execution has ended. */
+  dispose(): Promise<void>;
+}
+
+/** What the launcher needs from startup. */
+export interface LauncherOptions {
+  adapter: SandboxAdapterInfo;
+  /** The per-user temp area (temp-area.ts). */
+  tempArea: string;
+  /** Directories always hidden: the server's state, artifact and audit directories. */
+  serverDirectories: string[];
+}
+
+/** The last standard fd; pipes past it are extra. */
+const STDERR_FD = 2;
+
+/** Sets TMPDIR (reusing the existing key's spelling) on a copy of the environment. */
+function withTmpdir(env: Record<string, string>, value: string): Record<string, string> {
+  const key = Object.keys(env).find((name) => name.toUpperCase() === "TMPDIR") ?? "TMPDIR";
+  return { ...env, [key]: value };
+}
+
+/** The confinement stage as the runtime uses it. */
+export class Launcher {
+  private readonly live = new Set<ExecutionTemp>();
+
+  constructor(private readonly options: LauncherOptions) {}
+
+  /** Removes the temp directories of executions that have not been disposed (server shutdown). */
+  close(): void {
+    for (const temp of this.live) temp.removeSync();
+    this.live.clear();
+  }
+
+  /** The adapter in use (system_environment.sandbox). */
+  get adapter(): SandboxAdapterInfo {
+    return this.options.adapter;
+  }
+
+  /** Wraps `launch` in the sandbox `policy`; `roots` are the Roots' real paths. */
+  async wrap(policy: SandboxPolicy, launch: LaunchSpec, roots: string[]): Promise<ConfinedLaunch> {
+    const temp = await createExecutionTemp(this.options.tempArea);
+    this.live.add(temp);
+    const privateTmp = policy.filesystem !== "full";
+    const serverDirs = [...this.options.serverDirectories, this.options.tempArea];
+    const command: ConfinedCommand = {
+      policy,
+      roots,
+      cwd: launch.cwd,
+      tmpDir: temp.tmpDir,
+      emptyDir: temp.emptyDir,
+      hidden: findHiddenMounts([...policy.hiddenPaths, ...serverDirs], privateTmp, [
+        ...(policy.filesystem === "workspace-write" ? roots : []),
+        ...policy.writablePaths,
+      ]),
+      protectedMounts: findProtectedMounts(policy, roots),
+      command: launch.command,
+      args: launch.args,
+    };
+    const adapter = this.options.adapter;
+    const sandbox: SelectionSandbox = {
+      adapter: adapter.adapter,
+      filesystem: policy.filesystem,
+      network: policy.network,
+    };
+    const dispose = () => {
+      this.live.delete(temp);
+      return temp.remove();
+    };
+    if (adapter.adapter === "seatbelt") {
+      const env = privateTmp ? withTmpdir(launch.env, temp.tmpDir) : launch.env;
+      return {
+        launch: { ...launch, command: adapter.path, args: sandboxExecArgs(command), env },
+        sandbox,
+        tree: (child) => new PosixProcessGroup(child.pid),
+        dispose,
+      };
+    }
+    const env = privateTmp ? withTmpdir(launch.env, CONFINED_TMPDIR) : launch.env;
+    return {
+      launch: {
+        ...launch,
+        command: adapter.path,
+        args: bwrapArgs(command, BWRAP_INFO_FD),
+        env,
+        extraPipes: BWRAP_INFO_FD - STDERR_FD, // fd 3: bwrap's info fd
+      },
+      sandbox,
+      tree: (child) => new NamespaceProcessGroup(child.pid, child.stdio[BWRAP_INFO_FD] as Readable),
+      dispose,
+    };
+  }
+}

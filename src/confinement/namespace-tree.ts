@@ -1,0 +1,105 @@
+// The process tree of a confined execution on Linux (SPEC §20): bwrap leads the process group as
+// for any execution, and the sandbox's PID namespace holds every descendant, including those that
+// called setsid(). The tree counts as empty only once the group is empty and the namespace has no
+// live process left, so `treeCleaned: true` is confirmed by the namespace being gone.
+
+import type { Readable } from "node:stream";
+import { PosixProcessGroup } from "../process/posix-group.js";
+import type { ProcessTree } from "../process/tree.js";
+import type { CleanupError } from "../process/types.js";
+import { INFO_WAIT_MS, SETTLE_MS, SETTLE_POLL_MS } from "./constants.js";
+import {
+  isLiveMember,
+  liveNamespaceMembers,
+  readBwrapInfo,
+  type SandboxInfo,
+} from "./namespace.js";
+
+/** Polls `condition` every few ms while it holds, for at most `ms`. */
+async function waitWhile(condition: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (condition() && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+  }
+}
+
+/** Resolves with the promise's value, or undefined after `ms`. */
+function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A bwrap process group plus the PID namespace bwrap created. */
+export class NamespaceProcessGroup implements ProcessTree {
+  readonly adapter = "unix-process-group" as const;
+  readonly unconfirmedError = "FINAL_WAIT_EXPIRED" as const;
+  readonly findsLeftovers = true;
+  private readonly group: PosixProcessGroup;
+  private readonly info: Promise<SandboxInfo | undefined>;
+  private known: SandboxInfo | undefined;
+  private stopping = false;
+  private rootExited = false;
+
+  constructor(pgid: number, infoStream: Readable) {
+    this.group = new PosixProcessGroup(pgid);
+    this.info = readBwrapInfo(infoStream).then((info) => (this.known = info));
+  }
+
+  requestGraceful(): CleanupError | undefined {
+    this.stopping = true;
+    return this.group.requestGraceful();
+  }
+
+  force(): CleanupError | undefined {
+    this.stopping = true;
+    const error = this.group.force();
+    // Members outside the group (setsid) die with the namespace's PID 1; kill them directly too.
+    if (this.known) {
+      for (const pid of liveNamespaceMembers(this.known.pidNamespace)) {
+        if (pid > 1) {
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {
+            // already gone
+          }
+        }
+      }
+    }
+    return error;
+  }
+
+  /**
+   * Empty when no live member is left in the group and none in the namespace. After a natural exit
+   * the namespace's PID 1 being gone is proof enough (the kernel kills every member before PID 1
+   * finishes exiting); after a termination request the whole of /proc is checked.
+   */
+  async isEmpty(): Promise<boolean> {
+    const info = this.known ?? (await withinMs(this.info, INFO_WAIT_MS));
+    if (info && this.rootExited && !this.stopping) {
+      // bwrap exits as soon as its PID 1 reports the program's status; PID 1 is then already
+      // tearing the namespace down. Give that a moment instead of mistaking it for leftovers.
+      await waitWhile(() => isLiveMember(info.childPid, info.pidNamespace), SETTLE_MS);
+    }
+    if (!(await this.group.isEmpty())) return false;
+    if (!info) return true; // no sandbox was created: the group is the whole tree
+    if (isLiveMember(info.childPid, info.pidNamespace)) return false;
+    if (!this.stopping) return true;
+    return liveNamespaceMembers(info.pidNamespace).length === 0;
+  }
+
+  markRootExited(): void {
+    this.rootExited = true;
+  }
+
+  /** The namespace's identity once known, for diagnostics. */
+  get sandboxInfo(): SandboxInfo | undefined {
+    return this.known;
+  }
+
+  dispose(): void {
+    this.group.dispose();
+  }
+}

@@ -1,10 +1,11 @@
 // The metadata file of a published artifact (SPEC §8): version, publication time and stream
 // sizes — never args, env, cwd, input or output content.
 
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { METADATA_FILE } from "./layout.js";
 import { PRIVATE_FILE_MODE } from "./directory.js";
+import { entryKind, readRegularFile } from "./safe-file.js";
 
 export const METADATA_VERSION = 1;
 
@@ -24,16 +25,16 @@ export async function writeMetadata(dir: string, metadata: ArtifactMetadata): Pr
   await writeFile(path.join(dir, METADATA_FILE), text, { mode: PRIVATE_FILE_MODE, flag: "wx" });
 }
 
-/** Reads and checks an artifact's metadata; null when it is missing or corrupt. */
+/**
+ * Reads and checks an artifact's metadata; null when it is missing or corrupt — also when the
+ * artifact directory is not a real directory or meta.json not a regular file (a planted symlink
+ * or FIFO, #14).
+ */
 export async function readMetadata(dir: string): Promise<ArtifactMetadata | null> {
-  let text: string;
-  try {
-    const bytes = await readFile(path.join(dir, METADATA_FILE));
-    if (bytes.length > MAX_METADATA_BYTES) return null;
-    text = bytes.toString("utf8");
-  } catch {
-    return null;
-  }
+  if ((await entryKind(dir)) !== "directory") return null;
+  const bytes = await readRegularFile(path.join(dir, METADATA_FILE), MAX_METADATA_BYTES);
+  if (bytes === null) return null;
+  const text = bytes.toString("utf8");
   try {
     return parseMetadata(JSON.parse(text));
   } catch {

@@ -38,7 +38,7 @@ export async function publishStaging(
   const bytes = sizes.stdout + sizes.stderr;
   if (bytes > settings.quotaBytes) return { status: "unavailable", reason: "QUOTA" };
   const lock = await acquireStoreLock(settings.layout.lockFile, ARTIFACT_LOCK_TIMEOUT_MS);
-  if (lock === null) return { status: "unavailable", reason: "LOCK_TIMEOUT" };
+  if (typeof lock === "string") return { status: "unavailable", reason: lock };
   try {
     return await publishLocked(settings, stagingDir, id, sizes);
   } catch {

@@ -85,7 +85,7 @@ async function olderThan(file: string, cutoff: number): Promise<boolean> {
 async function sweepAtStartup(settings: RecoverySettings): Promise<void> {
   const { layout, ledger } = settings;
   const lock = await acquireStoreLock(layout.lockFile, ARTIFACT_LOCK_TIMEOUT_MS);
-  if (lock === null) return;
+  if (typeof lock === "string") return;
   try {
     await sweepExpired(ledger, await ledger.entries(), settings.retentionMs, settings.now());
   } finally {

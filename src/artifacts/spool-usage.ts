@@ -3,11 +3,15 @@
 // an `ended` marker (its end time); those are evicted oldest first like artifacts, running ones
 // never.
 
-import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { STREAMS } from "../output/types.js";
 import { PRIVATE_FILE_MODE } from "./directory.js";
 import { streamFile, type StoreLayout } from "./layout.js";
+import { readRegularFile, regularFileSize } from "./safe-file.js";
+
+/** Longest `ended` marker read (a decimal timestamp is written). */
+const MAX_MARKER_BYTES = 64;
 
 /** The marker file naming when a kept spool's execution ended. */
 export const ENDED_MARKER = "ended";
@@ -40,13 +44,13 @@ export async function listSpools(layout: StoreLayout, except: string): Promise<S
     let bytes = 0;
     for (const stream of STREAMS) {
       try {
-        bytes += (await stat(streamFile(dir, stream))).size;
+        bytes += (await regularFileSize(streamFile(dir, stream))) ?? 0;
       } catch {
         // removed meanwhile, or not a spool
       }
     }
-    const marker = await readFile(path.join(dir, ENDED_MARKER), "utf8").catch(() => undefined);
-    const endedAt = marker === undefined ? undefined : Number(marker);
+    const marker = await readRegularFile(path.join(dir, ENDED_MARKER), MAX_MARKER_BYTES);
+    const endedAt = marker === null ? undefined : Number(marker.toString("utf8"));
     spools.push({ dir, bytes, endedAt: Number.isFinite(endedAt) ? endedAt : undefined });
   }
   return spools;

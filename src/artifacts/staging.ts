@@ -1,7 +1,7 @@
 // One execution's spool (SPEC §8, §19): both streams written to a private staging directory,
 // readable live while written, then published atomically or discarded.
 
-import { open, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { CommandError } from "../errors.js";
 import {
   STREAMS,
@@ -16,6 +16,7 @@ import type { ArtifactOutcome, ArtifactUnavailableReason } from "./types.js";
 import { streamFile } from "./layout.js";
 import { checkOffsetWithin, checkPageRequest, readPage, type PageRequest } from "./page.js";
 import { publishStaging, type PublishSettings } from "./publish.js";
+import { openRegularFile } from "./safe-file.js";
 import { markSpoolEnded } from "./spool-usage.js";
 import { SpoolWriter } from "./spool-writer.js";
 
@@ -164,9 +165,9 @@ export class FileStaging implements Staging {
   ): Promise<OutputPage> {
     let file;
     try {
-      file = await open(streamFile(this.location, stream), "r").catch(() =>
+      file = await openRegularFile(streamFile(this.location, stream)).catch(() =>
         // Publication renames the spool into published/ before `location` follows it.
-        open(streamFile(this.settings.layout.published(this.id), stream), "r"),
+        openRegularFile(streamFile(this.settings.layout.published(this.id), stream)),
       );
     } catch {
       throw new CommandError(

@@ -24,7 +24,7 @@
 
 import os from "node:os";
 import path from "node:path";
-import { mkdir, open, stat, type FileHandle } from "node:fs/promises";
+import { mkdir, type FileHandle } from "node:fs/promises";
 import { CommandError, errnoCode } from "../errors.js";
 import type { ArtifactBackend } from "./backend.js";
 import {
@@ -50,6 +50,7 @@ import { currentOwner } from "./owner.js";
 import { checkOffsetWithin, checkPageRequest, readPage } from "./page.js";
 import type { PublishSettings } from "./publish.js";
 import { recoverStore } from "./recovery.js";
+import { openRegularFile, regularFileSize } from "./safe-file.js";
 import { FailedStaging, FileStaging, type Staging } from "./staging.js";
 
 export type { LivePage, Staging };
@@ -197,9 +198,9 @@ class DiskArtifactStore implements ArtifactStore {
     const length = metadata[stream === "stdout" ? "stdoutBytes" : "stderrBytes"];
     let file;
     try {
-      file = await open(streamFile(dir, stream), "r");
+      file = await openRegularFile(streamFile(dir, stream));
     } catch {
-      throw notFound(`artifact ${id} is unknown, expired or was evicted`);
+      throw notFound(`artifact ${id} is unknown, expired, evicted or corrupt`);
     }
     try {
       await checkSizes(id, dir, file, metadata, stream);
@@ -240,10 +241,7 @@ async function checkSizes(
   const sizes = { stdout: metadata.stdoutBytes, stderr: metadata.stderrBytes };
   const other = STREAMS.find((s) => s !== stream)!;
   const own = (await file.stat()).size;
-  const otherSize = await stat(streamFile(dir, other)).then(
-    (info) => info.size,
-    () => -1,
-  );
+  const otherSize = (await regularFileSize(streamFile(dir, other))) ?? -1;
   if (own !== sizes[stream] || otherSize !== sizes[other]) {
     throw notFound(`artifact ${id} is corrupt (its files do not match its metadata)`);
   }

@@ -1,6 +1,7 @@
 // `serve`: the MCP server on stdio, with the shutdown paths of SPEC §2.
 
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { clipText } from "../errors.js";
 import { SHUTDOWN_DEADLINE_MS } from "../limits.js";
 import { PageSplicer } from "../mcp/results.js";
 import { createMcpServer } from "../mcp/server.js";
@@ -62,6 +63,13 @@ function reapLeftovers(): void {
     logLine(
       `recovered ${report.files} registry file(s) of servers that died: killed ${report.killed} ` +
         `leftover process(es), left ${report.skippedGroups} reused group id(s) alone`,
+    );
+  }
+  const odd = report.skippedEntries;
+  if (odd.length > 0) {
+    logLine(
+      `crash recovery skipped ${odd.length} ${odd.length === 1 ? "entry" : "entries"} that are ` +
+        `not regular files in ${defaultExecutionsDir()}: ${clipText(odd.join(", "))}`,
     );
   }
 }

@@ -2,13 +2,24 @@
 // groups it started; a later server kills the leftovers of servers that died without cleaning up.
 
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { listGroupMembers, processStartTicks } from "./proc-table.js";
 
+/** Registry files are read without following symlinks or waiting on FIFOs (#14). */
+const SAFE_READ_FLAGS =
+  constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const STATE_DIR_MODE = 0o700;
 const STATE_FILE_MODE = 0o600;
 const PS_TIMEOUT_MS = 2_000;
@@ -199,20 +210,33 @@ export interface ReapReport {
   files: number;
   killed: number;
   skippedGroups: number;
+  /** Names ending in .json that are not regular files (directories, FIFOs, symlinks): left alone. */
+  skippedEntries: string[];
 }
+
+/** Longest registry file read (a few hundred bytes per group are written). */
+const MAX_REGISTRY_BYTES = 4 * 1024 * 1024;
 
 /** Kills the leftover groups of dead servers and deletes their files; live owners are left. */
 export function reapDeadServers(dir: string): ReapReport {
-  const report: ReapReport = { files: 0, killed: 0, skippedGroups: 0 };
+  const report: ReapReport = { files: 0, killed: 0, skippedGroups: 0, skippedEntries: [] };
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith(".json"));
+    names = readdirSync(dir)
+      .filter((name) => name.endsWith(".json"))
+      .sort();
   } catch {
     return report;
   }
   for (const name of names) {
     const file = path.join(dir, name);
-    const content = readRegistry(file);
+    const text = readRegularFileSync(file);
+    if (text === undefined) continue; // removed meanwhile by its owner
+    if (text === null) {
+      report.skippedEntries.push(name);
+      continue;
+    }
+    const content = parseRegistry(text);
     if (content && ownerAlive(content)) continue;
     if (content) {
       for (const group of content.groups) {
@@ -227,9 +251,32 @@ export function reapDeadServers(dir: string): ReapReport {
   return report;
 }
 
-function readRegistry(file: string): RegistryContent | undefined {
+/**
+ * A regular file's text, undefined when it is gone, null for anything else: opened without following a symlink and
+ * without waiting on a FIFO (O_NOFOLLOW | O_NONBLOCK, then fstat), and at most MAX_REGISTRY_BYTES.
+ */
+function readRegularFileSync(file: string): string | null | undefined {
+  let fd: number;
   try {
-    const value = JSON.parse(readFileSync(file, "utf8")) as RegistryContent;
+    fd = openSync(file, SAFE_READ_FLAGS);
+  } catch (error) {
+    // Gone meanwhile (its owner removed it): nothing to skip or reap.
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? undefined : null;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size > MAX_REGISTRY_BYTES) return null;
+    return readFileSync(fd, "utf8");
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseRegistry(text: string): RegistryContent | undefined {
+  try {
+    const value = JSON.parse(text) as RegistryContent;
     if (!Number.isInteger(value.serverPid) || !Array.isArray(value.groups)) return undefined;
     value.groups = value.groups.filter(
       (g) => Number.isInteger(g.pgid) && g.pgid > 1 && typeof g.leaderStartTime === "string",

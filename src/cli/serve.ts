@@ -1,10 +1,10 @@
 // `serve`: the MCP server on stdio, with the shutdown paths of SPEC §2.
 
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { clipText } from "../errors.js";
 import { SHUTDOWN_DEADLINE_MS } from "../limits.js";
 import { PageSplicer } from "../mcp/results.js";
 import { createMcpServer } from "../mcp/server.js";
+import { GuardedStdioTransport } from "../mcp/stdio-transport.js";
 import { SERVER_NAME, SERVER_VERSION } from "../version.js";
 import { defaultExecutionsDir, reapDeadServers } from "../process/crash-registry.js";
 import { bootstrap } from "./bootstrap.js";
@@ -22,7 +22,9 @@ export async function serve(options: CommonOptions): Promise<void> {
   const { runtime, catalog, roots } = await bootstrap(options, { command: "serve" });
   const splicer = new PageSplicer();
   const server = createMcpServer(runtime, { name: SERVER_NAME, version: SERVER_VERSION }, splicer);
-  const transport = new StdioServerTransport();
+  const transport = new GuardedStdioTransport(process.stdin, process.stdout, (bytes) =>
+    logLine(`skipped a frame of ${bytes} bytes (longer than the 10 MiB frame limit)`),
+  );
   splicer.attach(transport, writeStdout);
 
   let stopping = false;

@@ -2,10 +2,10 @@
 
 /**
  * Most work one match call may do, in compiled instructions × bytes. re2js runs in time linear in
- * both, at roughly 10–100 ns per unit when its DFA gives up: 4 Mi units is ~40–400 ms, and every
- * line is matched on at most `MATCH_COST_PER_CALL / programSize` bytes.
+ * both, at roughly 10–100 ns per unit once its DFA gives up (more on a loaded machine): 1 Mi units
+ * is ~10–100 ms, and every line is matched on at most `MATCH_COST_PER_CALL / programSize` bytes.
  */
-export const MATCH_COST_PER_CALL = 4 * 1024 * 1024;
+export const MATCH_COST_PER_CALL = 1024 * 1024;
 
 /** Largest compiled program accepted; larger ones are INVALID_PATTERN (lines would be tiny). */
 export const MAX_PATTERN_PROGRAM_SIZE = 10_000;

@@ -25,7 +25,7 @@
 import os from "node:os";
 import path from "node:path";
 import { mkdir, type FileHandle } from "node:fs/promises";
-import { CommandError, errnoCode } from "../errors.js";
+import { CommandError, errnoCode, quoteValue } from "../errors.js";
 import type { ArtifactBackend } from "./backend.js";
 import {
   STREAMS,
@@ -183,11 +183,11 @@ class DiskArtifactStore implements ArtifactStore {
     encoding: OutputEncoding,
   ): Promise<OutputPage> {
     if (!isArtifactId(id))
-      throw notFound(`expected an artifact id (32 lowercase hex), got ${show(id)}`);
+      throw notFound(`expected an artifact id (32 lowercase hex), got ${quoteValue(id)}`);
     if (stream !== "stdout" && stream !== "stderr") {
       throw new CommandError(
         "INVALID_OUTPUT_PAGE",
-        `expected stream "stdout" or "stderr", got ${show(stream)}`,
+        `expected stream "stdout" or "stderr", got ${quoteValue(stream)}`,
       );
     }
     const request = checkPageRequest(offset, limit, encoding);
@@ -249,10 +249,4 @@ async function checkSizes(
 
 function notFound(message: string): CommandError {
   return new CommandError("ARTIFACT_NOT_FOUND", message);
-}
-
-/** A short, safe rendering of a caller-supplied value for an error message. */
-function show(value: unknown): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

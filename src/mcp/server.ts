@@ -8,7 +8,7 @@ import {
   McpError,
   type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
-import { CommandError } from "../errors.js";
+import { CommandError, quoteValue } from "../errors.js";
 import { SERVER_INSTRUCTIONS } from "../hosts/guidance.js";
 import { DEFAULT_OUTPUT_PAGE_BYTES } from "../limits.js";
 import type { CommandRuntime, WaitRequest } from "../runtime/runtime.js";
@@ -60,7 +60,7 @@ export function createMcpServer(
     if (!handler) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `unknown tool ${JSON.stringify(name)}; expected one of ${tools.map((t) => t.name).join(", ")}`,
+        `unknown tool ${quoteValue(name)}; expected one of ${tools.map((t) => t.name).join(", ")}`,
       );
     }
     try {

@@ -2,7 +2,7 @@
 // field's own error code (SPEC §3 "Argument validation").
 
 import AjvModule, { type ErrorObject, type ValidateFunction } from "ajv";
-import { CommandError, type ErrorCode } from "../errors.js";
+import { CommandError, quoteValue, type ErrorCode } from "../errors.js";
 import { IGNORED_HOST_ARGUMENT } from "../limits.js";
 import type { ToolDefinition } from "./tools.js";
 
@@ -76,7 +76,7 @@ function describe(error: ErrorObject, value: unknown): string {
   const field = fieldOf(error);
   if (error.keyword === "additionalProperties") {
     const key = String(error.params.additionalProperty);
-    return `unknown argument "${key}"; remove it (see the tool's input schema)`;
+    return `unknown argument ${quoteValue(key)}; remove it (see the tool's input schema)`;
   }
   if (error.keyword === "required") return `${field} is required`;
   const where = error.instancePath || "arguments";

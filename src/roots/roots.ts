@@ -2,7 +2,7 @@
 
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { CommandError, errnoCode } from "../errors.js";
+import { CommandError, errnoCode, quoteValue } from "../errors.js";
 
 /** A Root with the identity it had at startup. */
 export interface Root {
@@ -76,20 +76,23 @@ export function authorizeCwd(roots: Root[], requested: string | undefined): stri
     real = realpathSync.native(absolute);
     const info = statSync(real);
     if (!info.isDirectory()) {
-      throw new CommandError("CWD_NOT_FOUND", `cwd ${requested} exists but is not a directory`);
+      throw new CommandError(
+        "CWD_NOT_FOUND",
+        `cwd ${quoteValue(requested)} exists but is not a directory`,
+      );
     }
   } catch (error) {
     if (error instanceof CommandError) throw error;
     throw new CommandError(
       "CWD_NOT_FOUND",
-      `cwd ${requested ?? absolute} does not exist (${errnoCode(error)}); give an existing directory`,
+      `cwd ${quoteValue(requested ?? absolute)} does not exist (${errnoCode(error)}); give an existing directory`,
     );
   }
   const realRoot = roots.find((root) => isInside(real, root.path));
   if (!realRoot) {
     throw new CommandError(
       "CWD_NOT_ALLOWED",
-      `cwd ${requested ?? absolute} resolves outside every Root (allowed: ${roots
+      `cwd ${quoteValue(requested ?? absolute)} resolves outside every Root (allowed: ${roots
         .map((r) => r.path)
         .join(", ")})`,
     );

@@ -1,7 +1,7 @@
 // Executions that returned a running handle: kept while running, and after they end for a
 // limited time and number, so that system_wait / system_output / system_cancel find them (§19).
 
-import { CommandError } from "../errors.js";
+import { CommandError, quoteValue } from "../errors.js";
 import { HANDLE_RETENTION_COUNT, HANDLE_RETENTION_MS } from "../limits.js";
 import type { Execution } from "./execution.js";
 
@@ -37,7 +37,7 @@ export class HandleRegistry {
     if (!entry) {
       throw new CommandError(
         "EXECUTION_NOT_FOUND",
-        `no execution ${JSON.stringify(id)}: only executions that returned a running handle are ` +
+        `no execution ${quoteValue(id)}: only executions that returned a running handle are ` +
           `kept, for ${this.retentionMs / 60_000} minutes after they end`,
       );
     }

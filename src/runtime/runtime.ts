@@ -2,7 +2,7 @@
 // The MCP server and the CLI are thin adapters over it.
 
 import { prependToPath } from "../environment/path-list.js";
-import { CommandError } from "../errors.js";
+import { CommandError, quoteValue } from "../errors.js";
 import { CANCEL_RETURN_WITHIN_MS, DEFAULT_WAIT_MS } from "../limits.js";
 import type { Caller } from "../policy/gate.js";
 import type { RegisteredProgram } from "../programs/types.js";
@@ -365,7 +365,7 @@ export class CommandRuntime {
       throw new CommandError(
         "PROGRAM_NOT_REGISTERED",
         `program must be one of the registered programs (${names.join(", ") || "none"}), ` +
-          `got ${typeof name === "string" ? JSON.stringify(name) : typeof name}`,
+          `got ${typeof name === "string" ? quoteValue(name) : typeof name}`,
       );
     }
     return program;

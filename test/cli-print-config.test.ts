@@ -22,6 +22,11 @@ afterAll(() => removeDir(dir));
 function serverEntry(value: unknown): { command: string; args: string[] } | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   if ("command" in value && "args" in value) return value as { command: string; args: string[] };
+  // OpenCode: one `command` array, program first.
+  if ("command" in value && Array.isArray(value.command)) {
+    const [command, ...args] = value.command as string[];
+    return { command: command ?? "", args };
+  }
   for (const child of Object.values(value)) {
     const found = serverEntry(child);
     if (found !== undefined) return found;

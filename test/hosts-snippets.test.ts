@@ -117,6 +117,16 @@ function parseClaudeCode(text: string): ParsedServer {
   return { command, args, env: separator > 5 ? env : undefined, raw: json.raw };
 }
 
+/** OpenCode's `mcp` entry: one `command` array (program, then arguments), `environment`. */
+function parseOpencode(text: string): ParsedServer {
+  const doc = JSON.parse(text) as any;
+  expect(Object.keys(doc)).toEqual(["mcp"]);
+  expect(Object.keys(doc.mcp)).toEqual(["system-command"]);
+  const server = doc.mcp["system-command"];
+  const [command, ...args] = server.command as string[];
+  return { command: command ?? "", args, env: server.environment, raw: server };
+}
+
 const PARSERS: Record<HostName, (text: string) => ParsedServer> = {
   codex: parseCodex,
   dsh: parseDsh,
@@ -125,6 +135,7 @@ const PARSERS: Record<HostName, (text: string) => ParsedServer> = {
   cursor: (text) => parseJsonHost(text, "mcpServers"),
   vscode: (text) => parseJsonHost(text, "servers"),
   gemini: (text) => parseJsonHost(text, "mcpServers"),
+  opencode: parseOpencode,
 };
 
 const POSIX_HOSTS = HOST_NAMES.filter(
@@ -132,7 +143,7 @@ const POSIX_HOSTS = HOST_NAMES.filter(
 );
 
 describe("host list", () => {
-  it("names the hosts of SPEC §13", () => {
+  it("names the hosts of SPEC §13, and OpenCode (docs/hosts.md)", () => {
     expect([...HOST_NAMES]).toEqual([
       "codex",
       "dsh",
@@ -141,6 +152,7 @@ describe("host list", () => {
       "cursor",
       "vscode",
       "gemini",
+      "opencode",
     ]);
     expect(HOST_NAMES.every(isHostName)).toBe(true);
     expect(isHostName("emacs")).toBe(false);
@@ -295,6 +307,17 @@ describe("host-specific settings", () => {
     for (const host of HOST_NAMES) {
       expect(hostConfigNotes(host).length > 0, host).toBe(host === "gemini");
     }
+  });
+
+  it("opencode: a local server, enabled, with a millisecond timeout", () => {
+    const server = parseOpencode(renderHostConfig("opencode", TRICKY_LAUNCH)).raw;
+    expect(Object.keys(server)).toEqual(["type", "command", "environment", "enabled", "timeout"]);
+    expect(server.type).toBe("local");
+    expect(server.enabled).toBe(true);
+    expect(server.timeout).toBe(300_000);
+    expect(hostConfigTarget("opencode", { platform: "linux" })).toContain(
+      "~/.config/opencode/opencode.json",
+    );
   });
 
   it("cursor: server name + longest tool name stay within 60 characters", () => {

@@ -7,6 +7,7 @@ import { codexTarget, renderCodex } from "./codex.js";
 import { cursorTarget, renderCursor } from "./cursor.js";
 import { dshTarget, renderDsh } from "./dsh.js";
 import { geminiNotes, geminiTarget, renderGemini } from "./gemini.js";
+import { opencodeTarget, renderOpencode } from "./opencode.js";
 import type { ServerLaunch } from "./launch.js";
 import { renderVscode, vscodeTarget } from "./vscode.js";
 
@@ -21,7 +22,7 @@ export {
 } from "./claude-code.js";
 
 export type HostName =
-  "codex" | "dsh" | "claude-desktop" | "claude-code" | "cursor" | "vscode" | "gemini";
+  "codex" | "dsh" | "claude-desktop" | "claude-code" | "cursor" | "vscode" | "gemini" | "opencode";
 
 /** The hosts `print-config` knows, in the order the docs list them. */
 export const HOST_NAMES: readonly HostName[] = [
@@ -32,6 +33,7 @@ export const HOST_NAMES: readonly HostName[] = [
   "cursor",
   "vscode",
   "gemini",
+  "opencode",
 ];
 
 /** The format a host's snippet is written in (what parses it). */
@@ -53,6 +55,7 @@ const HOSTS: Record<HostName, HostModule> = {
   cursor: { format: "json", render: renderCursor, target: cursorTarget },
   vscode: { format: "json", render: renderVscode, target: vscodeTarget },
   gemini: { format: "json", render: renderGemini, target: geminiTarget, notes: geminiNotes },
+  opencode: { format: "json", render: renderOpencode, target: opencodeTarget },
 };
 
 /** Options of a rendering; the platform decides home-directory spelling and shell quoting. */

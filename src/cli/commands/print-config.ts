@@ -11,7 +11,7 @@ export function registerPrintConfig(program: Command, exitWith: ExitWith): void 
     .summary("print a host configuration snippet")
     .description(
       "print a configuration snippet for a host (codex, dsh, claude-desktop, claude-code, " +
-        "cursor, vscode, gemini); never edits a host file",
+        "cursor, vscode, gemini, opencode); never edits a host file",
     )
     .argument("<host>", "the host to configure");
   addRuntimeOptions(addManifestOptions(command)).action(

@@ -19,10 +19,12 @@ import { removeDir, runCli, tempDir, writeJson } from "./cli-helpers.js";
 let dir: string;
 let manifest: string;
 let root: string;
+let artifacts: string;
 
 beforeAll(() => {
   dir = tempDir("scm-code-cache-");
   root = path.join(dir, "root");
+  artifacts = path.join(dir, "artifacts");
   mkdirSync(root);
   manifest = writeJson(path.join(dir, "m.json"), {
     version: 2,
@@ -34,7 +36,9 @@ afterAll(() => removeDir(dir));
 
 /** Runs `doctor` with its caches under `cacheHome`; returns stdout (the run must exit 0). */
 function doctor(cacheHome: string, extraEnv: Record<string, string> = {}): string {
-  const run = runCli(["doctor", "--manifest", manifest, "--root", root], {
+  // A fixed artifact directory: doctor prints it, and it must not depend on the cache home.
+  const args = ["doctor", "--manifest", manifest, "--root", root, "--artifact-dir", artifacts];
+  const run = runCli(args, {
     env: { ...process.env, XDG_CACHE_HOME: cacheHome, ...extraEnv },
     cwd: dir,
   });

@@ -1,16 +1,18 @@
-// The spool of one stream (SPEC §8, §19): one open write stream per stream for the whole
-// execution, a byte cap, backpressure, and a count of the bytes already in the file.
+// The spool of one stream (SPEC §8, §19): one open file per stream for the whole execution, a
+// byte cap, and a count of the bytes already in the file. Writes are synchronous: the bytes are
+// in the file (the page cache) when write() returns, so the caller may reuse its buffer at once
+// and no chunk waits in memory for a thread-pool write (SPEC §16: 100 MiB in a few MiB).
 
-import { createWriteStream, type WriteStream } from "node:fs";
-import { BYTE_UNITS } from "../limits.js";
+import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { PRIVATE_FILE_MODE } from "./directory.js";
 
-/** Bytes buffered in memory per stream before write() asks the caller to wait for drain. */
-export const SPOOL_HIGH_WATER_MARK = 1 * BYTE_UNITS.MiB;
+/** Create a new file only; never through a symlink planted at its name. */
+const OPEN_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 /** Writes one stream's bytes to its spool file; never throws. */
 export class SpoolWriter {
-  /** Bytes handed to the file stream (at most the cap). */
+  /** Bytes handed to the file (at most the cap). */
   accepted = 0;
   /** Bytes whose write has completed: readable from the file. */
   flushed = 0;
@@ -18,7 +20,7 @@ export class SpoolWriter {
   capped = false;
   /** A write (or the open) failed; later bytes are dropped. */
   failed = false;
-  private readonly stream: WriteStream;
+  private fd: number | undefined;
   private ended = false;
 
   constructor(
@@ -27,75 +29,64 @@ export class SpoolWriter {
     /** Told whenever written bytes became readable from the file (live readers wait on it). */
     private readonly onFlushed: () => void = () => {},
   ) {
-    this.stream = createWriteStream(file, {
-      flags: "wx",
-      mode: PRIVATE_FILE_MODE,
-      highWaterMark: SPOOL_HIGH_WATER_MARK,
-    });
-    this.stream.on("error", () => {
+    try {
+      this.fd = openSync(file, OPEN_FLAGS, PRIVATE_FILE_MODE);
+    } catch {
       this.failed = true;
-    });
+    }
   }
 
-  /** Appends bytes up to the cap; false when the caller should wait for drained(). */
+  /** Appends bytes up to the cap, before returning; always true (no backpressure to wait for). */
   write(chunk: Buffer): boolean {
-    if (this.failed || this.ended || this.capped) return true;
+    if (this.failed || this.ended || this.capped || this.fd === undefined) return true;
     const room = this.maxBytes - this.accepted;
     const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
     if (part.length < chunk.length) this.capped = true;
     if (part.length === 0) return true;
     this.accepted += part.length;
     try {
-      return this.stream.write(part, (error) => {
-        if (!error) this.flushed += part.length;
-        this.onFlushed();
-      });
+      for (let offset = 0; offset < part.length;) {
+        offset += writeSync(this.fd, part, offset, part.length - offset);
+      }
+      this.flushed += part.length;
     } catch {
       this.failed = true;
-      return true;
     }
+    this.onFlushed();
+    return true;
   }
 
-  /** Resolves once the buffered bytes have gone below the high-water mark (or writing stopped). */
+  /** Writes complete within write(): nothing is ever pending. */
   drained(): Promise<void> {
-    const stream = this.stream;
-    if (this.failed || stream.destroyed || !stream.writableNeedDrain) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        stream.off("drain", done);
-        stream.off("close", done);
-        resolve();
-      };
-      stream.on("drain", done);
-      stream.on("close", done);
-    });
+    return Promise.resolve();
   }
 
   /** No more bytes will reach the file: ended, capped with everything flushed, or failed. */
   get settled(): boolean {
-    if (this.failed || this.stream.closed) return true;
+    if (this.failed || this.fd === undefined) return true;
     return (this.ended || this.capped) && this.flushed === this.accepted;
   }
 
-  /** Ends the stream and waits until its file is closed. */
+  /** Ends the stream and closes its file. */
   async end(): Promise<void> {
     this.ended = true;
-    const stream = this.stream;
-    if (stream.closed) return;
-    await new Promise<void>((resolve) => {
-      stream.once("close", () => resolve());
-      if (!stream.writableEnded && !stream.destroyed) stream.end();
-    });
+    this.close();
   }
 
-  /** Stops writing at once (discard): pending bytes are dropped, the file is closed. */
+  /** Stops writing at once (discard) and closes the file. */
   async abort(): Promise<void> {
     this.ended = true;
-    const stream = this.stream;
-    if (stream.closed) return;
-    await new Promise<void>((resolve) => {
-      stream.once("close", () => resolve());
-      stream.destroy();
-    });
+    this.close();
+  }
+
+  private close(): void {
+    const fd = this.fd;
+    if (fd === undefined) return;
+    this.fd = undefined;
+    try {
+      closeSync(fd);
+    } catch {
+      this.failed = true;
+    }
   }
 }

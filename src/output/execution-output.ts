@@ -4,6 +4,7 @@
 import type { Readable } from "node:stream";
 import type { ArtifactOutcome } from "../artifacts/types.js";
 import type { ArtifactPolicy } from "../programs/types.js";
+import { readIntoReusedBuffer, type PipeReader } from "./pipe-reader.js";
 import { StreamProjection, type ProjectionLimits } from "./projection.js";
 import {
   STREAMS,
@@ -26,6 +27,8 @@ export class ExecutionOutput {
   private abandoned = false;
   private readonly listeners = new Set<() => void>();
   private observer: ((stream: StreamName, chunk: Uint8Array) => void) | undefined;
+  private readonly pipes = new Set<PipeReader>();
+  private readonly readables = new Set<Readable>();
 
   /**
    * `spoolAlways`: the execution may outlive its call (§19), so it spools once a stream passes
@@ -48,8 +51,20 @@ export class ExecutionOutput {
     this.observer = observer;
   }
 
-  /** Reads a pipe to its end (or until it is destroyed), with backpressure from the spool. */
+  /**
+   * Reads a pipe to its end (or until it is destroyed), with backpressure from the spool: into
+   * one reused buffer where the pipe allows it (pipe-reader.ts), else chunk by chunk.
+   */
   async consume(stream: StreamName, readable: Readable): Promise<void> {
+    let reader: PipeReader | undefined = undefined;
+    reader = readIntoReusedBuffer(readable, (view) => this.acceptNow(stream, view, reader!));
+    if (reader) {
+      this.pipes.add(reader);
+      await reader.done;
+      this.pipes.delete(reader);
+      return;
+    }
+    this.readables.add(readable);
     try {
       for await (const chunk of readable) {
         await this.accept(stream, chunk as Buffer);
@@ -57,7 +72,15 @@ export class ExecutionOutput {
       }
     } catch {
       // A pipe destroyed by the server (PIPES_HELD_OPEN, shutdown) ends consumption quietly.
+    } finally {
+      this.readables.delete(readable);
     }
+  }
+
+  /** Closes the pipes still being read (they are held open by an escaped descendant). */
+  closePipes(): void {
+    for (const reader of this.pipes) reader.destroy();
+    for (const readable of this.readables) readable.destroy();
   }
 
   /**
@@ -153,6 +176,42 @@ export class ExecutionOutput {
   private get spools(): boolean {
     if (!this.source || this.abandoned) return false;
     return this.spoolAlways || this.policy !== "never";
+  }
+
+  /**
+   * One read of a pipe, seen through the reused buffer (valid only during this call): projected
+   * and spooled before returning. When the spool must be waited for, the bytes are copied and
+   * reading pauses (false) until they are in.
+   */
+  private acceptNow(stream: StreamName, view: Buffer, reader: PipeReader): boolean {
+    const projection = this.projections[stream];
+    const overflows = projection.totalBytes + view.length > this.limits.maxOutputBytes;
+    const staging = this.current;
+    const waitForSpool = !staging && this.spools && (this.stagingPromise || overflows);
+    const behind = staging !== undefined && this.spooled[stream] < projection.totalBytes;
+    if (waitForSpool || behind || this.abandoned) {
+      const copy = Buffer.from(view); // accept() shows it to the observer
+      this.accept(stream, copy).then(
+        () => {
+          this.notify();
+          reader.resume();
+        },
+        () => reader.destroy(), // as a failed chunk ends the chunk-by-chunk loop below
+      );
+      return false;
+    }
+    this.observer?.(stream, view);
+    projection.push(view);
+    if (staging) {
+      this.spooled[stream] += view.length;
+      if (!staging.write(stream, view)) {
+        void staging.drained(stream).then(() => reader.resume());
+        this.notify();
+        return false;
+      }
+    }
+    this.notify();
+    return true;
   }
 
   private async accept(stream: StreamName, chunk: Buffer): Promise<void> {

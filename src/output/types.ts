@@ -44,7 +44,10 @@ export type StreamTotals = Record<StreamName, number>;
 export interface Spool {
   /** The artifact id it will publish under. */
   readonly id: string;
-  /** Appends; false means wait for `drained(stream)`. */
+  /**
+   * Appends; false means wait for `drained(stream)`. The chunk is done with when write() returns
+   * (written or copied): the caller reads pipes into one reused buffer.
+   */
   write(stream: StreamName, chunk: Buffer): boolean;
   drained(stream: StreamName): Promise<void>;
   /** Bytes already in the spool file. */

@@ -262,8 +262,7 @@ export class Execution {
     ]);
     exit ??= exitLate;
     if (!pipesClosed) {
-      child.stdout.destroy();
-      child.stderr.destroy();
+      this.output.closePipes();
       await drained;
     }
     this.tree.dispose();

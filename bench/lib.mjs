@@ -157,6 +157,25 @@ export const rssKiB = (pid) => procStatus(pid).VmRSS;
 
 export const fdCount = (pid) => readdirSync(`/proc/${pid}/fd`).length;
 
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat. Unlike wall
+ * time it hardly depends on what else the machine runs, so it shows where a ratio comes from.
+ */
+export function cpuMs(pid) {
+  const text = readFileSync(`/proc/${pid}/stat`, "latin1");
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ; // utime, stime
+}
+
+/** CPU time (ms) this process has used so far. */
+export function ownCpuMs() {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
 /** Resets VmHWM to the current RSS (Linux ≥ 4.0, same user); false when not permitted. */
 export function resetPeakRss(pid) {
   try {

@@ -30,7 +30,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   callTool,
+  cpuMs,
   fdCount,
+  ownCpuMs,
   now,
   p50,
   percentile,
@@ -241,20 +243,26 @@ async function benchPerCall(server) {
   const raw = [];
   const viaServer = [];
   const block = 50;
+  let rawCpu = 0;
+  let serverCpu = 0;
   // alternate blocks of raw and server calls so drift hits both equally
   for (let done = 0; done < COUNTS.perCall; done += block) {
     const n = Math.min(block, COUNTS.perCall - done);
+    let c = ownCpuMs();
     for (let i = 0; i < n; i++) {
       const t = now();
       await rawRun(TRUE);
       raw.push(now() - t);
     }
+    rawCpu += ownCpuMs() - c;
+    c = cpuMs(server.pid);
     for (let i = 0; i < n; i++) {
       const t = now();
       const result = await execTrue(server);
       viaServer.push(now() - t);
       if (result.exitCode !== 0) throw new Error(`true exited ${result.exitCode}`);
     }
+    serverCpu += cpuMs(server.pid) - c;
   }
   // the floor: one tools/call round trip to the minimal SDK server (no process spawned)
   const reference = startRpc(process.execPath, [REFERENCE_SERVER], { env: serverEnv(), cwd: ROOT });
@@ -280,6 +288,16 @@ async function benchPerCall(server) {
     target: `≤ ${TARGETS.call}×`,
     pass: ratio <= TARGETS.call,
     raw: { calls: COUNTS.perCall, p50Server: p50(viaServer), p50Raw: p50(raw), ratio },
+  });
+  record({
+    id: "call-cpu",
+    name: "Per-call CPU: server process per call vs bench process per raw spawn",
+    server: `${(serverCpu / COUNTS.perCall).toFixed(3)} ms`,
+    reference: `${(rawCpu / COUNTS.perCall).toFixed(3)} ms (raw spawn, incl. the bench client)`,
+    value: `${(serverCpu / rawCpu).toFixed(2)}×`,
+    target: undefined,
+    pass: undefined,
+    raw: { serverCpuMs: serverCpu, rawCpuMs: rawCpu },
   });
   record({
     id: "call-floor",
@@ -481,6 +499,7 @@ async function benchBigOutput(server) {
   const viaServer = [];
   const growth = [];
   const toFile = [];
+  const serverCpu = [];
   let peakReset = true;
   let artifactId;
   for (let i = 0; i < COUNTS.bigRuns; i++) {
@@ -497,9 +516,11 @@ async function benchBigOutput(server) {
     const baseline = rssKiB(server.pid);
     peakReset = resetPeakRss(server.pid) && peakReset;
     const sampler = sampleRss(server.pid, 5);
+    const cpu0 = cpuMs(server.pid);
     const s = now();
     const result = await bigExec();
     viaServer.push(now() - s);
+    serverCpu.push(cpuMs(server.pid) - cpu0);
     const sampledPeak = sampler.stop();
     const hwm = peakReset ? procStatus(server.pid).VmHWM : 0;
     growth.push(Math.max(sampledPeak, hwm) - baseline);
@@ -522,7 +543,17 @@ async function benchBigOutput(server) {
     value: `${ratio.toFixed(2)}×`,
     target: `≤ ${TARGETS.bigWall}×`,
     pass: ratio <= TARGETS.bigWall,
-    raw: { bytes: COUNTS.bigBytes, viaServer, raw, ratio },
+    raw: { bytes: COUNTS.bigBytes, viaServer, raw, ratio, serverCpuMs: serverCpu },
+  });
+  record({
+    id: "big-cpu",
+    name: `${mib} MiB: server CPU time per call (read, project, spool, publish)`,
+    server: fmtMs(p50(serverCpu)),
+    reference: "—",
+    value: `${(p50(serverCpu) / mib).toFixed(2)} ms per MiB`,
+    target: undefined,
+    pass: undefined,
+    raw: { serverCpuMs: serverCpu },
   });
   record({
     id: "big-file",
@@ -572,11 +603,17 @@ async function benchPaging(server, artifactId) {
     }
   };
   const rates = [];
+  const serverCpu = [];
+  const clientCpu = [];
   let last;
   for (let round = 0; round < 2; round++) {
+    const cpu0 = cpuMs(server.pid);
+    const own0 = ownCpuMs();
     const t = now();
     last = await pageAll();
     rates.push(last.bytes / MiB / ((now() - t) / 1000));
+    serverCpu.push(cpuMs(server.pid) - cpu0);
+    clientCpu.push(ownCpuMs() - own0);
   }
   if (last.bytes !== COUNTS.bigBytes) throw new Error(`paged ${last.bytes} bytes`);
   const rate = Math.max(...rates);
@@ -588,7 +625,18 @@ async function benchPaging(server, artifactId) {
     value: `${rate.toFixed(0)} MiB/s`,
     target: `≥ ${TARGETS.pagingMiBs} MiB/s`,
     pass: rate >= TARGETS.pagingMiBs,
-    raw: { rates, pages: last.pages },
+    raw: { rates, pages: last.pages, serverCpuMs: serverCpu, clientCpuMs: clientCpu },
+  });
+  const mib = last.bytes / MiB;
+  record({
+    id: "paging-cpu",
+    name: "… paging CPU per 1 MiB page: server vs client (the client parses each line)",
+    server: `${(Math.min(...serverCpu) / mib).toFixed(2)} ms`,
+    reference: `${(Math.min(...clientCpu) / mib).toFixed(2)} ms (bench client)`,
+    value: `${(mib / ((Math.min(...serverCpu) + Math.min(...clientCpu)) / 1000)).toFixed(0)} MiB/s if CPU-bound`,
+    target: undefined,
+    pass: undefined,
+    raw: { serverCpuMs: serverCpu, clientCpuMs: clientCpu },
   });
 }
 

@@ -8,6 +8,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -88,9 +89,10 @@ describe.runIf(process.platform !== "win32")("code cache of the bundled CLI", ()
 
   it("neither reads nor writes a cache directory others can access, and the run is unaffected", () => {
     const cacheHome = path.join(dir, "cache-c");
-    const expected = doctor(path.join(dir, "cache-c-reference"));
+    const expected = doctor(cacheHome); // doctor reports paths under the cache home
     const cacheDir = path.join(cacheHome, "system-command-mcp", "code-cache");
-    mkdirSync(cacheDir, { recursive: true });
+    rmSync(cacheDir, { recursive: true });
+    mkdirSync(cacheDir);
     chmodSync(cacheDir, 0o770);
     expect(doctor(cacheHome)).toBe(expected);
     expect(cacheFiles(cacheHome)).toEqual([]);

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { callTool, now, p50, startRpc } from "./lib.mjs";
+import { callTool, now, p50, rawRun, startRpc } from "./lib.mjs";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI_ENTRY = process.env.BENCH_CLI_ENTRY ?? path.join(REPO_ROOT, "dist/cli/main.js");
@@ -79,7 +79,9 @@ try {
     const start = now();
     const result = await callTool(server, "system_exec", { program });
     const elapsed = now() - start;
-    if (result.exitCode !== 0) throw new Error(`${program} exited ${result.exitCode}`);
+    if (result.exitCode !== 0) {
+      throw new Error(`${program} exited ${result.exitCode}: ${result.stderr.text.slice(0, 300)}`);
+    }
     return elapsed;
   };
   for (let i = 0; i < WARMUP; i++) {
@@ -91,6 +93,26 @@ try {
     const order = i % 2 === 0 ? ["true", "confined"] : ["confined", "true"];
     for (const program of order) samples[program].push(await once(program));
   }
+  // The floor: bwrap itself, spawned straight from this process with the same mounts, against a
+  // raw /bin/true — what the kernel's namespaces cost before the server adds anything.
+  const privateTmp = mkdtempSync(path.join(TMP, "raw-tmp-"));
+  const rawArgs = [
+    "--die-with-parent", "--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev",
+    "--proc", "/proc", "--bind", privateTmp, "/tmp", "--ro-bind", ROOT, ROOT,
+    "--chdir", ROOT, "--", TRUE,
+  ]; // prettier-ignore
+  const raw = { bwrap: [], true: [] };
+  for (let i = 0; i < RUNS; i++) {
+    for (const [name, file, args] of [
+      ["bwrap", "bwrap", rawArgs],
+      ["true", TRUE, []],
+    ]) {
+      const start = now();
+      await rawRun(file, args);
+      raw[name].push(now() - start);
+    }
+  }
+  const rawBwrapExtraMs = p50(raw.bwrap) - p50(raw.true);
   const unconfinedMs = p50(samples.true);
   const confinedMs = p50(samples.confined);
   const addedMs = confinedMs - unconfinedMs;
@@ -102,6 +124,8 @@ try {
       extraMs: addedMs,
       confinedMs,
       unconfinedMs,
+      rawBwrapExtraMs,
+      serverOverBwrapMs: addedMs - rawBwrapExtraMs,
       targetAddedMs: TARGET_ADDED_MS,
       runs: RUNS,
       pass: addedMs <= TARGET_ADDED_MS,

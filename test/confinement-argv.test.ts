@@ -65,7 +65,7 @@ describe("bubblewrap argv", () => {
     ]); // prettier-ignore
   });
 
-  it("read-only: no Root is bound writable, writablePaths still are; network allowed by default", () => {
+  it("read-only: Roots bound read-only (visible below /tmp too), writablePaths writable", () => {
     const argv = bwrapArgs(
       command({ policy: policy({ filesystem: "read-only", writablePaths: ["/cache"] }) }),
     );
@@ -73,6 +73,7 @@ describe("bubblewrap argv", () => {
       "--die-with-parent", "--unshare-pid",
       "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
       "--bind", "/var/tmp/scm/x-1/tmp", "/tmp",
+      "--ro-bind", "/work/project", "/work/project",
       "--bind", "/cache", "/cache",
       ...TAIL, "status", "--short",
     ]); // prettier-ignore

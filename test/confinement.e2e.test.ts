@@ -128,8 +128,14 @@ describe.runIf(requireBwrapInCi())("confinement through the real server", () => 
     expect(refused.stderr.text).toMatch(/Read-only file system/);
     expect(existsSync(escaped)).toBe(false);
 
-    const readOnly = await server.exec({ program: "reader", args: ["-c", `echo x > ro.txt`] });
+    // read-only: the Root (below /tmp here) is readable and is the cwd, but not writable.
+    const readOnly = await server.exec({
+      program: "reader",
+      args: ["-c", `cat inside.txt; pwd; echo x > ro.txt`],
+    });
     expect(readOnly.exitCode).not.toBe(0);
+    expect(readOnly.stdout.text).toBe(`in\n${dir}\n`);
+    expect(readOnly.stderr.text).toMatch(/Read-only file system/);
     expect(existsSync(path.join(dir, "ro.txt"))).toBe(false);
   });
 

@@ -117,7 +117,7 @@ async function discoverBubblewrap(options: DiscoveryOptions): Promise<SandboxAda
         `${versionRun.errno ? `, ${versionRun.errno}` : ""}); reinstall the "bubblewrap" package`,
     );
   }
-  const temp = await createExecutionTemp(options.tempArea);
+  const temp = createExecutionTemp(options.tempArea);
   try {
     const deny = options.policies.some((policy) => policy.network === "deny");
     const argv = bwrapArgs(

@@ -19,9 +19,10 @@ export function bwrapArgs(
   argv.push("--dev", "/dev", "--proc", "/proc");
   if (!full) {
     argv.push("--bind", command.tmpDir, "/tmp");
-    if (policy.filesystem === "workspace-write") {
-      for (const root of command.roots) argv.push("--bind", root, root);
-    }
+    // read-only: the Roots are bound read-only, so that a Root below /tmp (hidden by the private
+    // /tmp) stays visible and can be the cwd; workspace-write binds them writable (§20).
+    const rootBind = policy.filesystem === "workspace-write" ? "--bind" : "--ro-bind";
+    for (const root of command.roots) argv.push(rootBind, root, root);
     for (const writable of policy.writablePaths) argv.push("--bind", writable, writable);
     for (const kept of command.protectedMounts) argv.push("--ro-bind", kept, kept);
   }

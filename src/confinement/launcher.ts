@@ -66,7 +66,7 @@ export class Launcher {
 
   /** Wraps `launch` in the sandbox `policy`; `roots` are the Roots' real paths. */
   async wrap(policy: SandboxPolicy, launch: LaunchSpec, roots: string[]): Promise<ConfinedLaunch> {
-    const temp = await createExecutionTemp(this.options.tempArea);
+    const temp = createExecutionTemp(this.options.tempArea);
     this.live.add(temp);
     const privateTmp = policy.filesystem !== "full";
     const serverDirs = [...this.options.serverDirectories, this.options.tempArea];

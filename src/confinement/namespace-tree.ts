@@ -74,7 +74,7 @@ export class NamespaceProcessGroup implements ProcessTree {
   /**
    * Empty when no live member is left in the group and none in the namespace. After a natural exit
    * the namespace's PID 1 being gone is proof enough (the kernel kills every member before PID 1
-   * finishes exiting); after a termination request the whole of /proc is checked.
+   * finishes exiting); after a termination request the group and the whole of /proc are checked.
    */
   async isEmpty(): Promise<boolean> {
     const info = this.known ?? (await withinMs(this.info, INFO_WAIT_MS));
@@ -83,10 +83,12 @@ export class NamespaceProcessGroup implements ProcessTree {
       // tearing the namespace down. Give that a moment instead of mistaking it for leftovers.
       await waitWhile(() => isLiveMember(info.childPid, info.pidNamespace), SETTLE_MS);
     }
-    if (!(await this.group.isEmpty())) return false;
-    if (!info) return true; // no sandbox was created: the group is the whole tree
+    if (!info) return this.group.isEmpty(); // no sandbox was created: the group is the tree
     if (isLiveMember(info.childPid, info.pidNamespace)) return false;
-    if (!this.stopping) return true;
+    // Outside the namespace the group holds bwrap alone, which has exited: once PID 1 is gone too,
+    // nothing of the tree is alive (this saves a /proc scan on every natural exit).
+    if (this.rootExited && !this.stopping) return true;
+    if (!(await this.group.isEmpty())) return false;
     return liveNamespaceMembers(info.pidNamespace).length === 0;
   }
 

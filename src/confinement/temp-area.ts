@@ -2,8 +2,8 @@
 // temp directory, and inside it one directory per execution (its private /tmp and an empty
 // directory mounted over hidden directories), removed when the execution ends.
 
-import { lstatSync, mkdirSync, readdirSync, realpathSync, rmSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { CommandError } from "../errors.js";
@@ -67,9 +67,12 @@ function removeStale(area: string): void {
   }
 }
 
-/** Creates one execution's private directories under the area. */
-export async function createExecutionTemp(area: string): Promise<ExecutionTemp> {
-  const dir = await mkdtemp(path.join(area, `x-${process.pid}-`));
+/**
+ * Creates one execution's private directories under the area. Synchronous on purpose: three
+ * small syscalls cost less than three trips through the thread pool on a busy machine.
+ */
+export function createExecutionTemp(area: string): ExecutionTemp {
+  const dir = mkdtempSync(path.join(area, `x-${process.pid}-`));
   const tmpDir = path.join(dir, "tmp");
   const emptyDir = path.join(dir, "empty");
   const remove = async () => {
@@ -83,10 +86,10 @@ export async function createExecutionTemp(area: string): Promise<ExecutionTemp> 
     }
   };
   try {
-    await mkdir(tmpDir, { mode: PRIVATE_MODE });
-    await mkdir(emptyDir, { mode: EMPTY_MODE });
+    mkdirSync(tmpDir, { mode: PRIVATE_MODE });
+    mkdirSync(emptyDir, { mode: EMPTY_MODE });
   } catch (error) {
-    await remove();
+    removeSync();
     throw error;
   }
   return { tmpDir, emptyDir, remove, removeSync };

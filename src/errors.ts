@@ -128,3 +128,16 @@ export function quoteValue(value: unknown): string {
   const cut = clipped.lastIndexOf("… (");
   return `${JSON.stringify(clipped.slice(0, cut))}${clipped.slice(cut)}`;
 }
+
+/**
+ * Any value as an error message shows it ("got …"): its kind, and scalars themselves, strings
+ * quoted and clipped by quoteValue. The one describe-a-value helper of the codebase.
+ */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return `an array of ${value.length} item(s)`;
+  if (typeof value === "object") return "an object";
+  if (typeof value === "string") return quoteValue(value);
+  return `${typeof value} ${String(value)}`;
+}

@@ -110,7 +110,7 @@ export async function listDir(dir: string): Promise<string[]> {
  * Returns the directory holding artifacts/store.js.
  */
 export async function transpileStore(outDir: string): Promise<string> {
-  const files = ["errors.ts", "limits.ts", "output/types.ts"];
+  const files = ["errors.ts", "limits.ts", "output/types.ts", "process/proc-table.ts"];
   for (const name of await readdir(path.join(sourceRoot, "artifacts"))) {
     if (name.endsWith(".ts")) files.push(`artifacts/${name}`);
   }

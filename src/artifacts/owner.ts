@@ -3,6 +3,7 @@
 
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import { pidExists, PS_TIMEOUT_MS } from "../process/proc-table.js";
 
 /** A process identity: pid and a start token (letters and digits only, safe in file names). */
 export interface OwnerIdentity {
@@ -14,7 +15,6 @@ export interface OwnerIdentity {
 const LINUX_PREFIX = "L";
 const DARWIN_PREFIX = "D";
 const UNVERIFIED_PREFIX = "P";
-const PS_TIMEOUT_MS = 2_000;
 
 let current: Promise<OwnerIdentity> | undefined;
 
@@ -41,17 +41,6 @@ export async function isOwnerAlive(owner: OwnerIdentity): Promise<boolean> {
   const start = await startToken(owner.pid);
   if (start === undefined) return true;
   return start === owner.start;
-}
-
-/** Whether a process with this pid exists (EPERM means it exists but belongs to another user). */
-function pidExists(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** The start token of a live process; null when it is gone; undefined when it cannot be told. */

@@ -3,7 +3,7 @@
 
 import { isUtf8 } from "node:buffer";
 import type { FileHandle } from "node:fs/promises";
-import { CommandError } from "../errors.js";
+import { CommandError, describeValue } from "../errors.js";
 import { OUTPUT_PAGE_MAX_BASE64_BYTES, OUTPUT_PAGE_MAX_UTF8_BYTES } from "../limits.js";
 import type { OutputEncoding, OutputPage } from "../output/types.js";
 import { UTF8_LOOKAHEAD_BYTES, utf8PageEnd } from "./utf8.js";
@@ -23,19 +23,19 @@ export function checkPageRequest(offset: unknown, limit: unknown, encoding: unkn
   if (typeof offset !== "number" || !Number.isSafeInteger(offset) || offset < 0) {
     throw new CommandError(
       "INVALID_OUTPUT_OFFSET",
-      `expected offset to be a non-negative integer byte offset, got ${describe(offset)}`,
+      `expected offset to be a non-negative integer byte offset, got ${describeValue(offset)}`,
     );
   }
   if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit < 1) {
     throw new CommandError(
       "INVALID_OUTPUT_PAGE",
-      `expected limit to be an integer of at least 1 byte, got ${describe(limit)}`,
+      `expected limit to be an integer of at least 1 byte, got ${describeValue(limit)}`,
     );
   }
   if (encoding !== "utf8" && encoding !== "base64") {
     throw new CommandError(
       "INVALID_OUTPUT_PAGE",
-      `expected encoding "utf8" or "base64", got ${describe(encoding)}`,
+      `expected encoding "utf8" or "base64", got ${describeValue(encoding)}`,
     );
   }
   const max = encoding === "base64" ? OUTPUT_PAGE_MAX_BASE64_BYTES : OUTPUT_PAGE_MAX_UTF8_BYTES;
@@ -106,10 +106,4 @@ async function readExactly(file: FileHandle, position: number, size: number): Pr
     filled += bytesRead;
   }
   return buffer;
-}
-
-function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
-  if (value === undefined) return "nothing";
-  return String(value);
 }

@@ -4,13 +4,14 @@ import { readFile } from "node:fs/promises";
 import { CommandError, errnoCode } from "../errors.js";
 import type { CanonicalResult } from "../runtime/types.js";
 import { bootstrap } from "./bootstrap.js";
-import type { CommonOptions } from "./options.js";
+import { logError } from "./log.js";
+import type { CommonOptions, ExecFormat } from "./options.js";
 
 export interface ExecOptions extends CommonOptions {
   cwd?: string;
   timeoutMs?: number;
   inputFile?: string;
-  format?: "json" | "text";
+  format?: ExecFormat;
 }
 
 /** Runs `program args…`; resolves to the exit code of the CLI (0 result printed, 1 tool error). */
@@ -37,7 +38,7 @@ export async function execCommand(
     return 0;
   } catch (error) {
     if (error instanceof CommandError) {
-      process.stderr.write(`system-command-mcp: ${error.code}: ${error.message}\n`);
+      logError(error);
       return 1;
     }
     throw error;

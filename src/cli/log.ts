@@ -5,3 +5,8 @@
 export function logLine(message: string): void {
   process.stderr.write(`system-command-mcp: ${message}\n`);
 }
+
+/** The one form a coded error takes on stderr: `system-command-mcp: CODE: message`. */
+export function logError(error: { code: string; message: string }): void {
+  logLine(`${error.code}: ${error.message}`);
+}

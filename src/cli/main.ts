@@ -6,8 +6,14 @@ import { Command, CommanderError, Option } from "commander";
 import { CommandError, type ErrorCode } from "../errors.js";
 import { SERVER_VERSION } from "../version.js";
 import { registerManagementCommands } from "./commands/index.js";
-import { logLine } from "./log.js";
-import { addManifestOptions, addRuntimeOptions, integerIn, type CommonOptions } from "./options.js";
+import { logError, logLine } from "./log.js";
+import {
+  addManifestOptions,
+  addRuntimeOptions,
+  EXEC_FORMATS,
+  integerIn,
+  type CommonOptions,
+} from "./options.js";
 import { MAX_FOREGROUND_TIMEOUT_MS } from "../limits.js";
 
 /** Exit codes (§13). */
@@ -66,17 +72,15 @@ function buildProgram(exitWith: (code: number) => void): Command {
       ),
     )
     .option("--input-file <file>", "file whose text is written to stdin")
-    .option("--format <format>", "json (default) or text", "json")
+    .addOption(
+      new Option("--format <format>", "how to print the result")
+        .choices(EXEC_FORMATS)
+        .default("json"),
+    )
     .passThroughOptions()
     .allowUnknownOption(false);
   addRuntimeOptions(addManifestOptions(execCommand)).action(
     async (name: string, args: string[], options) => {
-      if (options.format !== "json" && options.format !== "text") {
-        throw new CommandError(
-          "INVALID_OPTION",
-          `--format must be json or text, got "${options.format}"`,
-        );
-      }
       const { execCommand: run } = await import("./exec.js");
       exitWith(await run(name, args, options));
     },
@@ -100,7 +104,7 @@ function normalizeArgv(argv: string[]): string[] {
 
 /** Prints `system-command-mcp: CODE: message` and exits with the matching code. */
 function fail(error: CommandError, usage?: string): never {
-  process.stderr.write(`system-command-mcp: ${error.code}: ${error.message}\n`);
+  logError(error);
   if (usage) process.stderr.write(`${usage}\n`);
   process.exit(USAGE_CODES.has(error.code) ? EXIT_USAGE : EXIT_FAILURE);
 }

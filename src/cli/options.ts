@@ -94,3 +94,7 @@ export function addRuntimeOptions(command: Command): Command {
   }
   return command;
 }
+
+/** How `exec` prints its result (`--format`, checked by commander's choices). */
+export const EXEC_FORMATS = ["json", "text"] as const;
+export type ExecFormat = (typeof EXEC_FORMATS)[number];

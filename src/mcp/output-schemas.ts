@@ -1,6 +1,14 @@
 // Output schemas of the tools, inside the subset every host checks (SPEC §3, HOSTS.md).
 
+import { ARTIFACT_STATUSES, ARTIFACT_UNAVAILABLE_REASONS } from "../artifacts/types.js";
+import { OUTPUT_ENCODINGS, STREAMS } from "../output/types.js";
+import { CLEANUP_ERRORS, TERMINATION_ADAPTERS, TERMINATION_REASONS } from "../process/types.js";
+import { ARTIFACT_POLICIES } from "../programs/types.js";
+
 type Schema = Record<string, unknown>;
+
+/** A string enum from one of the stages' `as const` lists (the TypeScript unions come from them). */
+const oneOf = (values: readonly string[]): Schema => ({ type: "string", enum: [...values] });
 
 const integer: Schema = { type: "integer" };
 const string: Schema = { type: "string" };
@@ -24,33 +32,15 @@ const streamOutput: Schema = {
 const termination: Schema = {
   type: "object",
   properties: {
-    reason: { oneOf: [{ type: "string", enum: ["timeout", "cancelled"] }, { type: "null" }] },
+    reason: { oneOf: [oneOf(TERMINATION_REASONS), { type: "null" }] },
     gracefulRequested: boolean,
     forceUsed: boolean,
     treeCleaned: nullable(boolean),
-    cleanupError: {
-      type: "string",
-      enum: [
-        "FINAL_WAIT_EXPIRED",
-        "PIPES_HELD_OPEN",
-        "SIGNAL_FAILED",
-        "JOB_ACTIVE_PROCESSES_REMAIN",
-        "TASKKILL_FALLBACK_UNCONFIRMED",
-        "WINDOWS_SETUP_UNAVAILABLE",
-      ],
-    },
+    cleanupError: oneOf(CLEANUP_ERRORS),
     diagnostics: {
       type: "object",
       properties: {
-        adapter: {
-          type: "string",
-          enum: [
-            "natural",
-            "unix-process-group",
-            "windows-job-object",
-            "windows-taskkill-fallback",
-          ],
-        },
+        adapter: oneOf(TERMINATION_ADAPTERS),
       },
       required: ["adapter"],
       additionalProperties: true,
@@ -63,12 +53,9 @@ const termination: Schema = {
 const artifact: Schema = {
   type: "object",
   properties: {
-    status: { type: "string", enum: ["not-requested", "discarded", "published", "unavailable"] },
+    status: oneOf(ARTIFACT_STATUSES),
     id: { type: "string", description: "pass to system_output to page the complete output" },
-    reason: {
-      type: "string",
-      enum: ["STREAM_CAP", "QUOTA", "STORE_UNAVAILABLE", "LOCK_TIMEOUT", "WRITE_FAILED"],
-    },
+    reason: oneOf(ARTIFACT_UNAVAILABLE_REASONS),
   },
   required: ["status"],
   additionalProperties: false,
@@ -102,7 +89,7 @@ const programSelection: Schema = {
 const match: Schema = {
   type: "object",
   properties: {
-    stream: { type: "string", enum: ["stdout", "stderr"] },
+    stream: oneOf(STREAMS),
     offset: integer,
     text: string,
   },
@@ -146,7 +133,7 @@ export const outputPageSchema: Schema = {
     bytes: integer,
     nextOffset: integer,
     eof: boolean,
-    encoding: { type: "string", enum: ["utf8", "base64"] },
+    encoding: oneOf(OUTPUT_ENCODINGS),
     text: string,
     lossyUtf8: boolean,
     base64: string,
@@ -163,7 +150,7 @@ const policy: Schema = {
     allowStdin: boolean,
     gracePeriodMs: integer,
     finalTerminationWaitMs: integer,
-    artifactPolicy: { type: "string", enum: ["never", "on-truncation", "always"] },
+    artifactPolicy: oneOf(ARTIFACT_POLICIES),
     allowBackground: boolean,
     maxBackgroundTimeoutMs: integer,
   },

@@ -1,6 +1,7 @@
 // Tool definitions: JSON Schemas defined once, served by tools/list and checked on every call (§3).
 
 import { MAX_RESULT_SIZE_CHARS } from "../limits.js";
+import { OUTPUT_ENCODINGS, STREAMS } from "../output/types.js";
 import {
   environmentReportSchema,
   executionReportSchema,
@@ -37,7 +38,7 @@ const waitInputSchema: ToolDefinition["inputSchema"] = {
       description: "return as soon as a line of output matches",
       properties: {
         pattern: { type: "string", description: "RE2 regular expression, at most 256 characters" },
-        stream: { type: "string", enum: ["stdout", "stderr"], description: "default: both" },
+        stream: { type: "string", enum: [...STREAMS], description: "default: both" },
         fromOffset: {
           type: "integer",
           minimum: 0,
@@ -181,14 +182,14 @@ const outputInputSchema: ToolDefinition["inputSchema"] = {
       type: "string",
       description: "instead of id: a running handle's executionId (live output, running or ended)",
     },
-    stream: { type: "string", enum: ["stdout", "stderr"] },
+    stream: { type: "string", enum: [...STREAMS] },
     offset: { type: "integer", minimum: 0, description: "byte offset; start at 0" },
     limit: {
       type: "integer",
       minimum: 1,
       description: "bytes wanted (default 65536; at most 512 KiB utf8, 1 MiB base64)",
     },
-    encoding: { type: "string", enum: ["utf8", "base64"], description: "default utf8" },
+    encoding: { type: "string", enum: [...OUTPUT_ENCODINGS], description: "default utf8" },
     waitMs: {
       type: "integer",
       minimum: 0,

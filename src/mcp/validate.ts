@@ -2,7 +2,7 @@
 // field's own error code (SPEC §3 "Argument validation").
 
 import AjvModule, { type ErrorObject, type ValidateFunction } from "ajv";
-import { CommandError, quoteValue, type ErrorCode } from "../errors.js";
+import { CommandError, describeValue, quoteValue, type ErrorCode } from "../errors.js";
 import { IGNORED_HOST_ARGUMENT } from "../limits.js";
 import type { ToolDefinition } from "./tools.js";
 
@@ -107,15 +107,4 @@ function pick(value: unknown, pointer: string): unknown {
     current = (current as Record<string, unknown>)[part];
   }
   return current;
-}
-
-/** A short description of a value (its type, and the value itself when it is small). */
-function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") {
-    return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} characters`;
-  }
-  if (typeof value === "object") return "an object";
-  return `${typeof value} ${String(value)}`;
 }

@@ -2,7 +2,7 @@
 // Files are read only when asked for, so a walk never touches files it does not need.
 
 import path from "node:path";
-import { CommandError } from "../errors.js";
+import { CommandError, describeValue } from "../errors.js";
 import { PACKAGE_JSON_MAX_BYTES, SOURCE, VERSION_FILE_MAX_BYTES } from "./constants.js";
 import { invalid, readDeclarationFile } from "./declaration-files.js";
 import type { Declaration } from "./types.js";
@@ -64,7 +64,7 @@ async function readPackageDeclarations(file: string): Promise<PackageDeclaration
     throw invalid(file, `expected valid JSON (${(error as Error).message})`);
   }
   if (!isRecord(value)) {
-    throw invalid(file, `expected a JSON object, got ${describe(value)}`);
+    throw invalid(file, `expected a JSON object, got ${describeValue(value)}`);
   }
   return {
     devEngines: devEnginesNode(value.devEngines, file),
@@ -79,7 +79,7 @@ function devEnginesNode(devEngines: unknown, file: string): Declaration[] {
     return [];
   }
   if (!isRecord(devEngines)) {
-    throw invalid(file, `field devEngines: expected an object, got ${describe(devEngines)}`);
+    throw invalid(file, `field devEngines: expected an object, got ${describeValue(devEngines)}`);
   }
   const runtime = devEngines.runtime;
   if (runtime === undefined) {
@@ -91,7 +91,7 @@ function devEnginesNode(devEngines: unknown, file: string): Declaration[] {
     if (!isRecord(entry)) {
       throw invalid(
         file,
-        `field devEngines.runtime: expected an object or an array of objects with name and version, got ${describe(entry)}`,
+        `field devEngines.runtime: expected an object or an array of objects with name and version, got ${describeValue(entry)}`,
       );
     }
     if (entry.name !== "node" || entry.version === undefined) {
@@ -100,7 +100,7 @@ function devEnginesNode(devEngines: unknown, file: string): Declaration[] {
     if (typeof entry.version !== "string") {
       throw invalid(
         file,
-        `field devEngines.runtime (node) version: expected a string, got ${describe(entry.version)}`,
+        `field devEngines.runtime (node) version: expected a string, got ${describeValue(entry.version)}`,
       );
     }
     found.push({ source: SOURCE.devEngines, raw: entry.version.trim(), file });
@@ -120,14 +120,20 @@ function stringField(
     return undefined;
   }
   if (!isRecord(container)) {
-    throw invalid(file, `field ${containerName}: expected an object, got ${describe(container)}`);
+    throw invalid(
+      file,
+      `field ${containerName}: expected an object, got ${describeValue(container)}`,
+    );
   }
   const value = container[key];
   if (value === undefined) {
     return undefined;
   }
   if (typeof value !== "string") {
-    throw invalid(file, `field ${containerName}.${key}: expected a string, got ${describe(value)}`);
+    throw invalid(
+      file,
+      `field ${containerName}.${key}: expected a string, got ${describeValue(value)}`,
+    );
   }
   return { source, raw: value.trim(), file };
 }
@@ -152,23 +158,6 @@ async function readVersionFile(file: string, source: string): Promise<Declaratio
 /** Whether a JSON value is a plain object. */
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** A short description of a JSON value for messages. */
-function describe(value: unknown): string {
-  if (value === null) {
-    return "null";
-  }
-  if (Array.isArray(value)) {
-    return "an array";
-  }
-  if (typeof value === "string") {
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  }
-  if (typeof value === "object") {
-    return "an object";
-  }
-  return `${typeof value} ${String(value)}`;
 }
 
 /** NODE_VERSION_REQUIREMENT_INVALID naming the declaration and what was expected. */

@@ -31,14 +31,14 @@ export class ExecutionOutput {
   private readonly readables = new Set<Readable>();
 
   /**
-   * `spoolAlways`: the execution may outlive its call (§19), so it spools once a stream passes
+   * `mayOutliveCall`: the execution may outlive its call (§19), so it spools once a stream passes
    * the inline limit whatever the artifact policy (the policy then only decides publication).
    */
   constructor(
     private readonly limits: ProjectionLimits,
     private readonly policy: ArtifactPolicy,
     private readonly source: SpoolSource | undefined,
-    private readonly spoolAlways = false,
+    private readonly mayOutliveCall = false,
   ) {
     this.projections = {
       stdout: new StreamProjection(limits),
@@ -175,7 +175,7 @@ export class ExecutionOutput {
 
   private get spools(): boolean {
     if (!this.source || this.abandoned) return false;
-    return this.spoolAlways || this.policy !== "never";
+    return this.mayOutliveCall || this.policy !== "never";
   }
 
   /**

@@ -15,14 +15,13 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { listGroupMembers, processStartTicks } from "./proc-table.js";
+import { listGroupMembers, pidExists, processStartTicks, PS_TIMEOUT_MS } from "./proc-table.js";
 
 /** Registry files are read without following symlinks or waiting on FIFOs (#14). */
 const SAFE_READ_FLAGS =
   constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const STATE_DIR_MODE = 0o700;
 const STATE_FILE_MODE = 0o600;
-const PS_TIMEOUT_MS = 2_000;
 /**
  * Changes are written this long after they happen, coalesced, and a group only once it is this
  * old: an execution shorter than this never touches the disk. A server killed within this window after a spawn leaves that group
@@ -295,16 +294,6 @@ function ownerAlive(content: RegistryContent): boolean {
   if (content.serverStartTime === "unknown")
     return start !== undefined || pidExists(content.serverPid);
   return start !== undefined && start === content.serverStartTime;
-}
-
-function pidExists(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 1) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /**

@@ -4,7 +4,19 @@ import { execFile, execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
 const ZOMBIE_STATES = new Set(["Z", "X", "x"]);
-const PS_TIMEOUT_MS = 2_000;
+/** The longest a `ps` call may take (process-table reads, start times, ownership checks). */
+export const PS_TIMEOUT_MS = 2_000;
+
+/** Whether a process with this pid exists (EPERM: it exists but belongs to another user). */
+export function pidExists(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
 /** One process of the table: its pid, process group and whether it is still alive (not a zombie). */
 export interface ProcessEntry {

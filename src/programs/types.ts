@@ -3,7 +3,9 @@
 import type { Rule } from "../policy/types.js";
 import type { SandboxPolicy, SelectionSandbox } from "../confinement/types.js";
 
-export type ArtifactPolicy = "never" | "on-truncation" | "always";
+/** The artifact policies of §9.3; the output schema's enum comes from this list. */
+export const ARTIFACT_POLICIES = ["never", "on-truncation", "always"] as const;
+export type ArtifactPolicy = (typeof ARTIFACT_POLICIES)[number];
 
 /** The effective execution policy of one program, every field filled in. */
 export interface ProgramPolicy {

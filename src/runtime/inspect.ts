@@ -14,6 +14,7 @@ import {
 } from "../limits.js";
 import type { EnvironmentReport, ProgramReport } from "./types.js";
 import type { RuntimeOptions } from "./options.js";
+import { programDefaultTimeout } from "./validate-request.js";
 
 /** The §3.2 report for the runtime's configuration. */
 export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentReport {
@@ -29,9 +30,8 @@ export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentRepo
       required: program.required,
       policy: {
         ...program.policy,
-        defaultTimeoutMs:
-          program.policy.defaultTimeoutMs ??
-          Math.min(settings.defaultTimeoutMs, program.policy.maxTimeoutMs),
+        // The same computation the runtime uses when a call gives no timeoutMs.
+        defaultTimeoutMs: programDefaultTimeout(program, settings.defaultTimeoutMs),
       },
       sandbox: program.sandbox ?? null,
     };

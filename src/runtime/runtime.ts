@@ -92,16 +92,16 @@ export class CommandRuntime {
       this.options.settings.defaultTimeoutMs,
     );
     const yieldMs = checkYield(request.yieldMs) ?? this.options.settings.yieldMs;
-    const mayYield = !options.noYield && timeoutMs > yieldMs;
+    const mayOutliveCall = !options.noYield && timeoutMs > yieldMs;
     const execution = await this.start(
       program,
       request,
       timeoutMs,
       "foreground",
-      mayYield,
+      mayOutliveCall,
       options.caller,
     );
-    if (!mayYield) return this.await(execution, options);
+    if (!mayOutliveCall) return this.await(execution, options);
     return this.awaitOrYield(execution, yieldMs, options);
   }
 

@@ -7,7 +7,7 @@ import { loadCatalog } from "../../programs/load-catalog.js";
 import { normalizeRoots, type Root } from "../../roots/roots.js";
 import { resolveSettings } from "../../runtime/config.js";
 import { openConfinementFor } from "../../runtime/confinement-setup.js";
-import { logLine } from "../log.js";
+import { logError, logLine } from "../log.js";
 import type { CommonOptions } from "../options.js";
 import { buildDoctorReport } from "./doctor-report.js";
 import { formatDoctorText } from "./doctor-text.js";
@@ -75,7 +75,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     options.json ? JSON.stringify(report, null, 2) + "\n" : formatDoctorText(report),
   );
   for (const error of errors) {
-    process.stderr.write(`system-command-mcp: ${error.code}: ${error.message}\n`);
+    logError(error);
   }
   return report.ok ? 0 : 1;
 }

@@ -3,13 +3,15 @@
 // the Anthropic Messages API drive our tools end to end. The mock records the tool results
 // OpenCode sent back: what the model really saw.
 
+import { existsSync } from "node:fs";
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { renderHostConfig } from "../src/hosts/index.js";
 import { makeHostHome } from "./helpers/home.js";
 import { startMockAnthropic } from "./helpers/mock-anthropic.js";
 import type { MockAnthropic } from "./helpers/mock-anthropic.js";
-import { opencodeConfig, runOpencode } from "./helpers/opencode.js";
+import { opencodeBinary, opencodeConfig, runOpencode } from "./helpers/opencode.js";
 import {
   BIG_CALL,
   INVALID_TIMEOUT_CALL,
@@ -37,6 +39,12 @@ const OUR_TOOLS = ["system_environment", "system_output", "system_exec", "system
 
 /** OpenCode keeps whole lines from the top, at most 2,000 lines or 51,200 bytes (HOSTS.md). */
 const OPENCODE_MAX_BYTES = 51_200;
+
+/**
+ * test-hosts pins OpenCode's Linux x64 packages only (the registry has no other platform's):
+ * elsewhere these tests are skipped, never faked.
+ */
+const OPENCODE_INSTALLED = existsSync(opencodeBinary());
 
 const cleanups: (() => Promise<void>)[] = [];
 const workspaces: Workspace[] = [];
@@ -90,7 +98,7 @@ async function session(
   return { run, model, space };
 }
 
-describe("opencode run with the printed mcp entry", () => {
+describe.skipIf(!OPENCODE_INSTALLED)("opencode run with the printed mcp entry", () => {
   let main: Session;
   const big = bigOutput();
 
@@ -186,69 +194,72 @@ describe("opencode run with the printed mcp entry", () => {
   });
 });
 
-describe("a call longer than OpenCode's MCP timeout, and OpenCode's own cut", () => {
-  let slow: Session;
-  const big = bigOutput();
+describe.skipIf(!OPENCODE_INSTALLED)(
+  "a call longer than OpenCode's MCP timeout, and OpenCode's own cut",
+  () => {
+    let slow: Session;
+    const big = bigOutput();
 
-  beforeAll(async () => {
-    // The entry's `timeout` is 5 s here (the printed 300 s, lowered); the program runs 8 s and
-    // the server (--yield-ms 1500) hands back a running handle long before that.
-    // --max-output-bytes 65536 widens the excerpts past what OpenCode keeps.
-    const waitStep = (index: number) => (results: string[]) => ({
-      executionId: jsonIn(results[0] ?? "").executionId ?? "missing",
-      waitMs: 3_000 + index,
-    });
-    slow = await session(
-      [
-        { tool: "system_exec", args: () => ({ ...SLOW_CALL, timeoutMs: 60_000 }) },
-        ...Array.from({ length: 5 }, (_, index) => ({
-          tool: "system_wait",
-          args: waitStep(index),
-        })),
-        { tool: "system_exec", args: () => BIG_CALL },
+    beforeAll(async () => {
+      // The entry's `timeout` is 5 s here (the printed 300 s, lowered); the program runs 8 s and
+      // the server (--yield-ms 1500) hands back a running handle long before that.
+      // --max-output-bytes 65536 widens the excerpts past what OpenCode keeps.
+      const waitStep = (index: number) => (results: string[]) => ({
+        executionId: jsonIn(results[0] ?? "").executionId ?? "missing",
+        waitMs: 3_000 + index,
+      });
+      slow = await session(
+        [
+          { tool: "system_exec", args: () => ({ ...SLOW_CALL, timeoutMs: 60_000 }) },
+          ...Array.from({ length: 5 }, (_, index) => ({
+            tool: "system_wait",
+            args: waitStep(index),
+          })),
+          { tool: "system_exec", args: () => BIG_CALL },
+          {
+            tool: "system_output",
+            // What a model can still read after the cut: the artifact id near the top.
+            args: (results) => ({
+              id: /"id": "([0-9a-f]{32})"/.exec(results[6] ?? "")?.[1] ?? "missing",
+              stream: "stdout",
+              offset: 0,
+              limit: 4_096,
+            }),
+          },
+        ],
         {
-          tool: "system_output",
-          // What a model can still read after the cut: the artifact id near the top.
-          args: (results) => ({
-            id: /"id": "([0-9a-f]{32})"/.exec(results[6] ?? "")?.[1] ?? "missing",
-            stream: "stdout",
-            offset: 0,
-            limit: 4_096,
-          }),
+          flags: ["--yield-ms", "1500", "--max-output-bytes", "65536"],
+          entryChanges: { timeout: 5_000 },
         },
-      ],
-      {
-        flags: ["--yield-ms", "1500", "--max-output-bytes", "65536"],
-        entryChanges: { timeout: 5_000 },
-      },
-    );
-  }, 200_000);
+      );
+    }, 200_000);
 
-  it("completes through the server's yield and system_wait", () => {
-    const results = finalResults(slow.model).slice(0, 6).map(seenJson);
-    expect(results[0]?.status).toBe("running");
-    expect(results.slice(1).some((result) => result.status === "running")).toBe(true);
-    const last = results.at(-1)!;
-    expect(last.status).toBe("completed");
-    expect(last.executionId).toBe(results[0]?.executionId);
-    expect(last.exitCode).toBe(0);
-    expect(last.stdout.text).toBe(SLOW_STDOUT);
-  });
+    it("completes through the server's yield and system_wait", () => {
+      const results = finalResults(slow.model).slice(0, 6).map(seenJson);
+      expect(results[0]?.status).toBe("running");
+      expect(results.slice(1).some((result) => result.status === "running")).toBe(true);
+      const last = results.at(-1)!;
+      expect(last.status).toBe("completed");
+      expect(last.executionId).toBe(results[0]?.executionId);
+      expect(last.exitCode).toBe(0);
+      expect(last.stdout.text).toBe(SLOW_STDOUT);
+    });
 
-  it("keeps the outcome and artifact id visible when OpenCode cuts a long result", async () => {
-    const seen = finalResults(slow.model)[6];
-    const text = seen?.text ?? "";
-    // Whole lines from the top only (then OpenCode's own note): the long stdout line is gone,
-    // the summary fields before it (SPEC §7 order) are not.
-    expect(text).toMatch(/The tool call succeeded but the output was truncated/);
-    expect(() => JSON.parse(text)).toThrow();
-    expect(text).not.toContain("line 00001 ok");
-    expect(text).toMatch(/"status": "completed"/);
-    expect(text).toMatch(/"exitCode": 0/);
-    expect(text).toMatch(/"artifact": \{\s*"status": "published",\s*"id": "[0-9a-f]{32}"/);
-    const page = seenJson(finalResults(slow.model)[7]);
-    expect(page.nextOffset).toBe(page.bytes);
-    expect(page.text).toBe(big.slice(0, page.bytes));
-    expect(await waitForNoProcesses(slow.space.root)).toEqual([]);
-  });
-});
+    it("keeps the outcome and artifact id visible when OpenCode cuts a long result", async () => {
+      const seen = finalResults(slow.model)[6];
+      const text = seen?.text ?? "";
+      // Whole lines from the top only (then OpenCode's own note): the long stdout line is gone,
+      // the summary fields before it (SPEC §7 order) are not.
+      expect(text).toMatch(/The tool call succeeded but the output was truncated/);
+      expect(() => JSON.parse(text)).toThrow();
+      expect(text).not.toContain("line 00001 ok");
+      expect(text).toMatch(/"status": "completed"/);
+      expect(text).toMatch(/"exitCode": 0/);
+      expect(text).toMatch(/"artifact": \{\s*"status": "published",\s*"id": "[0-9a-f]{32}"/);
+      const page = seenJson(finalResults(slow.model)[7]);
+      expect(page.nextOffset).toBe(page.bytes);
+      expect(page.text).toBe(big.slice(0, page.bytes));
+      expect(await waitForNoProcesses(slow.space.root)).toEqual([]);
+    });
+  },
+);

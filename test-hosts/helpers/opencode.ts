@@ -1,5 +1,5 @@
-// The real OpenCode CLI (opencode-ai, its native binary from the platform package npm installed
-// beside it) run headless with a private HOME and XDG directories against the Anthropic mock,
+// The real OpenCode CLI (the native binary of its platform package, opencode-linux-x64 or its
+// "baseline" build, pinned in test-hosts/package.json) run headless with a private HOME and XDG directories against the Anthropic mock,
 // with model list fetches, auto-update, sharing and default plugins off (HOSTS.md).
 
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -26,8 +26,9 @@ function hasAvx2(): boolean {
 }
 
 /**
- * The native binary: the platform package's `bin/opencode` (the wrapper package's own `bin/`
- * entry is put in place by an install script, which `npm ci` may not run).
+ * The native binary: the platform package's `bin/opencode`. test-hosts pins the platform
+ * packages directly: the registry these tests install from lacks the other platforms' packages
+ * that the `opencode-ai` wrapper lists, which makes `npm ci` refuse its lockfile.
  */
 export function opencodeBinary(): string {
   const platform = process.platform === "win32" ? "windows" : process.platform;

@@ -120,13 +120,24 @@ beforeAll(() => {
   const tmp = path.join(dir, "tmp");
   mkdirSync(tmp);
   // The scratch HOME before the installation: Codex configured in a custom $CODEX_HOME, Claude
-  // Code used before, ~/.config in use by another program, an empty ~/.local/share.
+  // Code used before, ~/.config in use by another program.
   mkdirSync(path.join(home, "my-codex"), { recursive: true });
   writeFileSync(path.join(home, "my-codex", "config.toml"), PRESEEDED_CODEX);
   writeFileSync(path.join(home, ".claude.json"), PRESEEDED_CLAUDE);
   mkdirSync(path.join(home, ".config", "other-app"), { recursive: true });
   writeFileSync(path.join(home, ".config", "other-app", "settings"), "keep=1\n");
-  mkdirSync(path.join(home, ".local", "share"), { recursive: true });
+  // An earlier version installed the guide's way: its directory, and the PATH link to it (which
+  // the rollback must point back there); an empty ~/.cache that must survive.
+  const previous = path.join(home, ".local/share/system-command-mcp/0.0.1");
+  mkdirSync(path.join(previous, "bin"), { recursive: true });
+  writeFileSync(path.join(previous, "bin/system-command-mcp"), "#!/bin/sh\necho 0.0.1\n");
+  chmodSync(path.join(previous, "bin/system-command-mcp"), 0o755);
+  mkdirSync(path.join(home, ".local/bin"), { recursive: true });
+  symlinkSync(
+    path.join(previous, "bin/system-command-mcp"),
+    path.join(home, ".local/bin/system-command-mcp"),
+  );
+  mkdirSync(path.join(home, ".cache"));
   env = {
     HOME: home,
     PATH: [hosts, tools].join(path.delimiter),

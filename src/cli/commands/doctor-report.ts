@@ -5,6 +5,8 @@ import path from "node:path";
 import { defaultArtifactDir } from "../../artifacts/layout.js";
 import type { SandboxAdapterInfo, SandboxPolicy } from "../../confinement/index.js";
 import type { NodeSelector } from "../../node/index.js";
+import type { Rule } from "../../policy/types.js";
+import type { AuditFacts, CheckFacts } from "./doctor-rules.js";
 import type { ProgramCatalog, ResolutionDetail } from "../../programs/catalog.js";
 import type { ProgramKind, ProgramPolicy, RegisteredProgram } from "../../programs/types.js";
 import type { Root } from "../../roots/roots.js";
@@ -29,13 +31,19 @@ export interface ProgramFacts {
   /** Later PATH entries or candidates that would also have matched. */
   shadowed: string[];
   /** The effective default timeout (what a request without timeoutMs gets) within its maximum. */
-  timeout?: { defaultMs: number; maxMs: number; source: TimeoutSource };
+  timeout?: {
+    defaultMs: number;
+    maxMs: number;
+    source: TimeoutSource;
+  };
   /** The effective policy, every field filled in (defaults included). */
   policy?: ProgramPolicy;
   /** Startup variables `inherit` or a `removeMatching` pattern keep from it (§23): names only. */
   removedByPattern?: string[];
   /** §20: the effective sandbox of a registered program, null when it runs unconfined. */
   sandbox?: SandboxPolicy | null;
+  /** Argument rules (§21), in manifest order. */
+  rules?: Rule[];
 }
 
 /** §20: the adapter startup found and the result of its one probe run. */
@@ -94,6 +102,10 @@ export interface DoctorReport {
   /** §20: null when no program is confined. */
   sandbox: SandboxFacts | null;
   probes?: ProbeFacts[];
+  /** §22: where the audit log goes, or null when it is off. */
+  audit?: AuditFacts | null;
+  /** `--check <program> [args…]`: the decision for that call (§21). */
+  check?: CheckFacts;
   warnings: string[];
 }
 
@@ -149,6 +161,7 @@ function programFacts(
     facts.timeout = timeoutFacts(program, settings);
     facts.policy = { ...program.policy };
     facts.sandbox = program.sandbox ?? null;
+    if (program.rules?.length) facts.rules = structuredClone([...program.rules]);
   }
   return facts;
 }

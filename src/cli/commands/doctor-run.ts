@@ -1,7 +1,9 @@
 // `doctor`: validates the manifest, Roots, limits and candidates exactly as `serve` would start,
 // and with --execute runs the probes (SPEC §9.7, §13). Report on stdout, errors on stderr.
 
+import { CommandError } from "../../errors.js";
 import type { NodeSelector } from "../../node/index.js";
+import { auditFacts, checkCall } from "./doctor-rules.js";
 import type { ProgramCatalog } from "../../programs/catalog.js";
 import { loadCatalog } from "../../programs/load-catalog.js";
 import { normalizeRoots, type Root } from "../../roots/roots.js";
@@ -19,6 +21,8 @@ export interface DoctorOptions extends CommonOptions {
   execute?: boolean;
   probe?: boolean;
   all?: boolean;
+  /** `--check <program> [args…]`: print the rule decision for that hypothetical call. */
+  check?: boolean;
 }
 
 /** Builds the Node selector exactly as startup does, when the manifest configures Project Node. */
@@ -40,7 +44,15 @@ async function nodeSelectorFor(
 }
 
 /** Runs doctor; resolves to the exit code (0 runnable, 1 a probe failed). Startup errors throw. */
-export async function runDoctor(options: DoctorOptions): Promise<number> {
+export async function runDoctor(options: DoctorOptions, args: string[] = []): Promise<number> {
+  if (options.check === true ? args.length === 0 : args.length > 0) {
+    throw new CommandError(
+      "INVALID_OPTION",
+      options.check === true
+        ? "doctor --check expects <program> [args…] after it, got nothing"
+        : `doctor takes <program> [args…] only with --check, got ${JSON.stringify(args)}`,
+    );
+  }
   if (options.probe) logLine("deprecated: doctor --probe is an alias of --execute; use --execute");
   const manifest = requireManifest(options.manifest, "doctor", "pass --manifest <file>");
   requireRootsForManifest(options, "doctor");
@@ -57,6 +69,8 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     ...(node !== undefined && { node }),
     ...(confinement !== undefined && { sandbox: confinement.adapter }),
   });
+  report.audit = auditFacts(catalog, options.auditLog);
+  if (options.check === true) report.check = checkCall(catalog, args[0]!, args.slice(1));
   let errors: { code: string; message: string }[] = [];
   if (options.execute || options.probe) {
     const { runProbes, probeErrors } = await import("./doctor-probes.js");

@@ -1,5 +1,6 @@
 // The readable, multi-line form of the doctor report (SPEC §13); `--json` prints the same facts.
 
+import { checkLine, ruleLines } from "./doctor-rules.js";
 import type { ProgramPolicy } from "../../programs/types.js";
 import type { DoctorReport, ProbeFacts, ProgramFacts, ProjectNodeFacts } from "./doctor-report.js";
 
@@ -26,6 +27,7 @@ function programLines(program: ProgramFacts): string[] {
     lines.push(`${more}timeout: default ${defaultMs} ms (from ${source}), max ${maxMs} ms`);
   }
   if (program.policy !== undefined) lines.push(`${more}policy: ${policyText(program.policy)}`);
+  for (const rule of ruleLines(program.rules ?? [])) lines.push(`${more}${rule}`);
   const dropped = program.removedByPattern ?? [];
   if (dropped.length > 0) {
     lines.push(`${more}environment dropped by inherit/removeMatching: ${dropped.join(", ")}`);
@@ -111,6 +113,14 @@ export function formatDoctorText(report: DoctorReport): string {
   ];
   if (report.projectNode !== undefined) lines.push(...projectNodeLines(report.projectNode));
   lines.push(sandboxLine(report));
+  if (report.audit !== undefined) {
+    lines.push(
+      report.audit === null
+        ? "Audit log: off"
+        : `Audit log: ${report.audit.path} (args: ${report.audit.args})`,
+    );
+  }
+  if (report.check !== undefined) lines.push(checkLine(report.check));
   if (report.probes !== undefined) {
     lines.push(`Probes (${report.probes.length}):`, ...report.probes.map(probeLine));
   }

@@ -17,9 +17,14 @@ export function registerDoctor(program: Command, exitWith: ExitWith): void {
     .option("--json", "print the report as JSON")
     .option("--execute", "run the declared probes of required programs")
     .addOption(new Option("--probe", "deprecated alias of --execute").hideHelp())
-    .option("--all", "with --execute: also probe optional programs");
-  addRuntimeOptions(addManifestOptions(command)).action(async (options: DoctorOptions) => {
-    const { runDoctor } = await import("./doctor-run.js");
-    exitWith(await runDoctor(options));
-  });
+    .option("--all", "with --execute: also probe optional programs")
+    .option("--check", "print allow, ask or deny (and the rule) for the call <program> [args…]")
+    .argument("[call...]", "with --check: <program> [args…] of a hypothetical call")
+    .passThroughOptions();
+  addRuntimeOptions(addManifestOptions(command)).action(
+    async (args: string[], options: DoctorOptions) => {
+      const { runDoctor } = await import("./doctor-run.js");
+      exitWith(await runDoctor(options, args));
+    },
+  );
 }

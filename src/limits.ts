@@ -30,6 +30,10 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 32 * KiB;
 export const MAX_OUTPUT_BYTES_ACCEPTED = 8 * MiB;
 export const MAX_OUTPUT_BYTES_EFFECTIVE = 256 * KiB;
 export const HEAD_FRACTION_DIVISOR = 4;
+export const DEFAULT_INLINE_BUDGET_BYTES = 24 * KiB;
+export const MAX_INLINE_BUDGET_BYTES = 512 * KiB;
+/** With the default budget both excerpts together escape to at most this many characters. */
+export const MAX_EXCERPT_ESCAPED_CHARS = 30_000;
 
 // Artifacts (§8, §3.3)
 export const DEFAULT_ARTIFACT_RETENTION_MS = 86_400_000;
@@ -39,9 +43,11 @@ export const MAX_ARTIFACT_QUOTA_BYTES = 1 * GiB;
 export const DEFAULT_ARTIFACT_MAX_STREAM_BYTES = 100 * MiB;
 export const MAX_ARTIFACT_MAX_STREAM_BYTES = 100 * MiB;
 export const ARTIFACT_LOCK_TIMEOUT_MS = 500;
-export const DEFAULT_OUTPUT_PAGE_BYTES = 64 * KiB;
+export const DEFAULT_OUTPUT_PAGE_BYTES = 24 * KiB;
 export const OUTPUT_PAGE_MAX_BASE64_BYTES = 1 * MiB;
 export const OUTPUT_PAGE_MAX_UTF8_BYTES = 512 * KiB;
+/** A utf8 page ends early so that its JSON-escaped text stays under this many characters. */
+export const MAX_UTF8_PAGE_ESCAPED_CHARS = 30_000;
 
 // Long-running work (§19)
 export const DEFAULT_YIELD_MS = 45_000;
@@ -56,6 +62,14 @@ export const HANDLE_RETENTION_MS = 600_000;
 export const HANDLE_RETENTION_COUNT = 64;
 export const MAX_PATTERN_CHARS = 256;
 export const MAX_MATCH_TEXT_BYTES = 1 * KiB;
+/** A line longer than this is matched on its first bytes (until and grep). */
+export const MAX_SCANNED_LINE_BYTES = 64 * KiB;
+// grep search mode (§3.3)
+export const GREP_SCAN_MAX_BYTES = 64 * MiB;
+export const GREP_SCAN_MAX_MS = 2_000;
+export const GREP_SLICE_BYTES = 1 * MiB;
+export const GREP_DEFAULT_MAX_MATCHES = 50;
+export const GREP_MAX_MATCHES = 1_000;
 export const CANCEL_RETURN_WITHIN_MS = 50_000;
 
 // Results (§3)

@@ -110,9 +110,12 @@ export async function listDir(dir: string): Promise<string[]> {
  * Returns the directory holding artifacts/store.js.
  */
 export async function transpileStore(outDir: string): Promise<string> {
-  const files = ["errors.ts", "limits.ts", "output/types.ts", "process/proc-table.ts"];
-  for (const name of await readdir(path.join(sourceRoot, "artifacts"))) {
-    if (name.endsWith(".ts")) files.push(`artifacts/${name}`);
+  const files = ["errors.ts", "limits.ts", "process/proc-table.ts"];
+  // The store and the output stage it builds on (the one page function, the UTF-8 module).
+  for (const stage of ["artifacts", "output"]) {
+    for (const name of await readdir(path.join(sourceRoot, stage))) {
+      if (name.endsWith(".ts")) files.push(`${stage}/${name}`);
+    }
   }
   for (const file of files) {
     const source = await readFile(path.join(sourceRoot, file), "utf8");

@@ -173,7 +173,7 @@ describe("artifact pages", () => {
 
   it("refuses malformed offsets and limits with their codes", async () => {
     const id = await publish(store, Buffer.from("hello"));
-    for (const offset of [-1, 1.5, Number.NaN]) {
+    for (const offset of [1.5, Number.NaN, -0.5]) {
       await expect(store.read(id, "stdout", offset, 10, "utf8")).rejects.toMatchObject({
         code: "INVALID_OUTPUT_OFFSET",
       });
@@ -189,9 +189,14 @@ describe("artifact pages", () => {
     });
   });
 
-  it("clamps limits to 1 MiB for base64 and 512 KiB for utf8", async () => {
+  it("clamps limits to 1 MiB for base64; utf8 pages end before 30,000 escaped characters", async () => {
     const id = await publish(store, Buffer.alloc(3 * MiB, 0x61));
     expect((await store.read(id, "stdout", 0, 50 * MiB, "base64")).bytes).toBe(MiB);
-    expect((await store.read(id, "stdout", 0, 50 * MiB, "utf8")).bytes).toBe(512 * KiB);
+    // Revision 2 (§3.3): 512 KiB is the utf8 clamp, but the escaped-length bound ends it first.
+    expect((await store.read(id, "stdout", 0, 50 * MiB, "utf8")).bytes).toBe(29_999);
+    const quotes = await publish(store, Buffer.alloc(64 * KiB, 0x22));
+    const page = await store.read(quotes, "stdout", 0, 50 * MiB, "utf8");
+    expect(page.bytes).toBe(14_999);
+    expect(JSON.stringify(page.text).length - 2).toBeLessThan(30_000);
   });
 });

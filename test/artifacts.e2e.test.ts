@@ -315,10 +315,12 @@ describe("artifact policies and paging through the real server", () => {
     expect(out.pages.filter((p) => p.eof)).toHaveLength(1);
     expect(out.pages.at(-1)!.eof).toBe(true);
 
-    // A limit above 512 KiB is clamped to 512 KiB (less at most a cut character).
+    // A limit above 512 KiB is clamped, and (§3.3, Revision 2) a utf8 page ends before its text
+    // escapes to 30,000 characters.
     const first = await page(server, { id, stream: "stdout", offset: 0, limit: 10_000_000 });
     expect(first.bytes).toBeLessThanOrEqual(512 * 1024);
-    expect(first.bytes).toBeGreaterThan(512 * 1024 - 4);
+    expect(JSON.stringify(first.text).length - 2).toBeLessThan(30_000);
+    expect(first.bytes).toBeGreaterThan(10_000);
 
     const err = await readStream(server, id, "stderr", "utf8", 4096);
     expect(err.text).toBe(gen.text(78, 70_001).toString("utf8"));
@@ -345,9 +347,9 @@ describe("artifact policies and paging through the real server", () => {
     expect(await outputError(server, { id, stream: "stderr", offset: 1 })).toMatch(
       /^INVALID_OUTPUT_OFFSET: /,
     );
-    expect(await outputError(server, { id, stream: "stdout", offset: -1 })).toMatch(
-      /^INVALID_OUTPUT_OFFSET: /,
-    );
+    // Revision 2: a negative offset counts from the end (§3.3).
+    const last = await page(server, { id, stream: "stdout", offset: -1, encoding: "base64" });
+    expect(last).toMatchObject({ offset: 39_999, bytes: 1, nextOffset: 40_000, eof: true });
   });
 
   it("ARTIFACT_NOT_FOUND for unknown and malformed ids", async () => {
@@ -649,7 +651,7 @@ describe("two servers sharing one store", () => {
     const results = await Promise.all([...run(a, 1000), ...run(b, 2000)]);
     for (const r of results) {
       expect(r.exitCode).toBe(0);
-      expect(r.artifact.status).toBe("published");
+      expect(r.artifact.status, JSON.stringify(r.artifact)).toBe("published");
     }
     const ids = results.map((r) => r.artifact.id as string);
     expect(new Set(ids).size).toBe(2 * N);

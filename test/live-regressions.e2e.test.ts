@@ -39,7 +39,8 @@ function startNode(script: string, artifacts?: SpoolSource): Promise<Execution> 
     gracePeriodMs: 2_000,
     finalTerminationWaitMs: 5_000,
     artifactPolicy: "on-truncation",
-    projection: { maxOutputBytes: 1_000, headBytes: 250 },
+    // The --max-output-bytes 1000 compatibility budget: 1,000 bytes per stream, head 250.
+    inlineBudget: { maxOutputBytes: 1_000, budgetBytes: 2_000 },
     artifacts,
     selection: { logicalName: "node", executable: process.execPath },
   });
@@ -129,6 +130,9 @@ describe("a slow spool", () => {
           drained: async () => {},
           spooledBytes: (stream) => written[stream]!,
           readLive: async () => {
+            throw new Error("not read here");
+          },
+          openReader: async () => {
             throw new Error("not read here");
           },
           end: async () => {},

@@ -1,6 +1,12 @@
 // The artifact store as its users see it: a spool source plus paging of published artifacts.
 
-import type { OutputEncoding, OutputPage, SpoolSource, StreamName } from "../output/types.js";
+import type {
+  OutputEncoding,
+  OutputPage,
+  SpoolSource,
+  StreamName,
+  StreamReader,
+} from "../output/types.js";
 
 /** The artifact store as the runtime uses it (SPEC §3.3, §8). */
 export interface ArtifactBackend extends SpoolSource {
@@ -11,5 +17,7 @@ export interface ArtifactBackend extends SpoolSource {
     limit: number,
     encoding: OutputEncoding,
   ): Promise<OutputPage>;
+  /** Raw read access to a published stream (grep); ARTIFACT_NOT_FOUND like `read`. */
+  openReader(id: string, stream: StreamName): Promise<StreamReader>;
   close(): Promise<void>;
 }

@@ -17,6 +17,9 @@ export function openArtifactStoreInBackground(options: ArtifactStoreOptions): Ar
     async read(id, stream, offset, limit, encoding) {
       return (await ready).read(id, stream, offset, limit, encoding);
     },
+    async openReader(id, stream) {
+      return (await ready).openReader(id, stream);
+    },
     async close() {
       await (await ready).close();
     },

@@ -1,7 +1,7 @@
 // One execution's spool (SPEC §8, §19): both streams written to a private staging directory,
 // readable live while written, then published atomically or discarded.
 
-import { rm } from "node:fs/promises";
+import { rm, type FileHandle } from "node:fs/promises";
 import { CommandError } from "../errors.js";
 import {
   STREAMS,
@@ -10,11 +10,19 @@ import {
   type OutputPage,
   type Spool,
   type StreamName,
+  type StreamReader,
   type StreamTotals,
 } from "../output/types.js";
 import type { ArtifactOutcome, ArtifactUnavailableReason } from "./types.js";
 import { streamFile } from "./layout.js";
-import { checkOffsetWithin, checkPageRequest, readPage, type PageRequest } from "./page.js";
+import { emptyPage, resolveOffset } from "../output/page.js";
+import {
+  checkOffsetWithin,
+  checkPageRequest,
+  fileReadBytes,
+  readPage,
+  type PageRequest,
+} from "./page.js";
 import { publishStaging, type PublishSettings } from "./publish.js";
 import { openRegularFile } from "./safe-file.js";
 import { markSpoolEnded } from "./spool-usage.js";
@@ -79,6 +87,8 @@ export class FileStaging implements Staging {
     const writer = this.writers[stream];
     const available = writer.flushed;
     const capped = writer.capped;
+    // A negative offset counts from the end of the bytes so far (§3.3).
+    offset = resolveOffset(request.offset, available);
     if (offset > this.maxStreamBytes || (capped && offset >= this.maxStreamBytes)) {
       throw capExceeded(stream, offset, this.maxStreamBytes);
     }
@@ -94,6 +104,18 @@ export class FileStaging implements Staging {
     // A capped stream goes on past the spool, and a failed spool stops short: neither end is
     // the stream's end.
     return { ...page, eof: page.eof && settled && !capped && !writer.failed, available };
+  }
+
+  async openReader(stream: StreamName): Promise<StreamReader> {
+    if (this.state === "discarded") {
+      throw new CommandError("ARTIFACT_NOT_FOUND", `the ${stream} spool was discarded`);
+    }
+    const writer = this.writers[stream];
+    const length = writer.flushed;
+    // Capped or failed: the spool's end is not the stream's end.
+    const final = writer.settled && !writer.capped && !writer.failed;
+    const file = await this.openSpoolFile(stream);
+    return { length, final, read: fileReadBytes(file), close: () => file.close() };
   }
 
   /** Ends both writers; the spool stays readable (the execution has ended). */
@@ -163,9 +185,17 @@ export class FileStaging implements Staging {
     request: PageRequest,
     settled: boolean,
   ): Promise<OutputPage> {
-    let file;
+    const file = await this.openSpoolFile(stream);
     try {
-      file = await openRegularFile(streamFile(this.location, stream)).catch(() =>
+      return await readPage(file, available, request, settled);
+    } finally {
+      await file.close();
+    }
+  }
+
+  private async openSpoolFile(stream: StreamName): Promise<FileHandle> {
+    try {
+      return await openRegularFile(streamFile(this.location, stream)).catch(() =>
         // Publication renames the spool into published/ before `location` follows it.
         openRegularFile(streamFile(this.settings.layout.published(this.id), stream)),
       );
@@ -174,11 +204,6 @@ export class FileStaging implements Staging {
         "ARTIFACT_NOT_FOUND",
         `expected the ${stream} spool to be readable, but it is gone (evicted or removed)`,
       );
-    }
-    try {
-      return await readPage(file, available, request, settled);
-    } finally {
-      await file.close();
     }
   }
 
@@ -214,7 +239,15 @@ export class FailedStaging implements Staging {
     return 0;
   }
 
+  async openReader(stream: StreamName): Promise<StreamReader> {
+    return this.unavailable(stream);
+  }
+
   async readLive(stream: StreamName): Promise<LivePage> {
+    return this.unavailable(stream);
+  }
+
+  private unavailable(stream: StreamName): never {
     throw new CommandError(
       "ARTIFACT_NOT_FOUND",
       `the ${stream} spool could not be kept (${this.reason}); only the inline excerpt exists`,
@@ -228,11 +261,6 @@ export class FailedStaging implements Staging {
   }
 
   async discard(): Promise<void> {}
-}
-
-function emptyPage(offset: number, encoding: OutputEncoding): OutputPage {
-  const content = encoding === "base64" ? { base64: "" } : { text: "", lossyUtf8: false };
-  return { bytes: 0, nextOffset: offset, eof: false, encoding, ...content };
 }
 
 function capExceeded(stream: StreamName, offset: number, cap: number): CommandError {

@@ -33,6 +33,7 @@ import {
   type OutputEncoding,
   type OutputPage,
   type StreamName,
+  type StreamReader,
 } from "../output/types.js";
 import type { ArtifactUnavailableReason } from "./types.js";
 import { ensurePrivateDirectory, PRIVATE_DIR_MODE } from "./directory.js";
@@ -47,7 +48,7 @@ import {
 import { isExpired, PublishedLedger } from "./ledger.js";
 import { readMetadata, type ArtifactMetadata } from "./metadata.js";
 import { currentOwner } from "./owner.js";
-import { checkOffsetWithin, checkPageRequest, readPage } from "./page.js";
+import { checkOffsetWithin, checkPageRequest, fileReadBytes, readPage } from "./page.js";
 import type { PublishSettings } from "./publish.js";
 import { recoverStore } from "./recovery.js";
 import { openRegularFile, regularFileSize } from "./safe-file.js";
@@ -182,15 +183,30 @@ class DiskArtifactStore implements ArtifactStore {
     limit: number,
     encoding: OutputEncoding,
   ): Promise<OutputPage> {
-    if (!isArtifactId(id))
-      throw notFound(`expected an artifact id (32 lowercase hex), got ${quoteValue(id)}`);
-    if (stream !== "stdout" && stream !== "stderr") {
-      throw new CommandError(
-        "INVALID_OUTPUT_PAGE",
-        `expected stream "stdout" or "stderr", got ${quoteValue(stream)}`,
-      );
-    }
+    checkId(id);
+    checkStream(stream);
     const request = checkPageRequest(offset, limit, encoding);
+    const { file, length } = await this.openPublished(id, stream);
+    try {
+      checkOffsetWithin(offset, length, `artifact ${id} ${stream}`);
+      return await readPage(file, length, request);
+    } finally {
+      await file.close();
+    }
+  }
+
+  async openReader(id: string, stream: StreamName): Promise<StreamReader> {
+    checkId(id);
+    checkStream(stream);
+    const { file, length } = await this.openPublished(id, stream);
+    return { length, final: true, read: fileReadBytes(file), close: () => file.close() };
+  }
+
+  /** The open stream file of a published, unexpired, intact artifact and its length. */
+  private async openPublished(
+    id: string,
+    stream: StreamName,
+  ): Promise<{ file: FileHandle; length: number }> {
     if (this.problem !== null)
       throw notFound(`artifact ${id} cannot be read: the store is unavailable`);
     const dir = this.layout.published(id);
@@ -204,11 +220,11 @@ class DiskArtifactStore implements ArtifactStore {
     }
     try {
       await checkSizes(id, dir, file, metadata, stream);
-      checkOffsetWithin(offset, length, `artifact ${id} ${stream}`);
-      return await readPage(file, length, request);
-    } finally {
+    } catch (error) {
       await file.close();
+      throw error;
     }
+    return { file, length };
   }
 
   /** The metadata of a published, unexpired artifact, else ARTIFACT_NOT_FOUND. */
@@ -244,6 +260,21 @@ async function checkSizes(
   const otherSize = (await regularFileSize(streamFile(dir, other))) ?? -1;
   if (own !== sizes[stream] || otherSize !== sizes[other]) {
     throw notFound(`artifact ${id} is corrupt (its files do not match its metadata)`);
+  }
+}
+
+function checkId(id: unknown): void {
+  if (!isArtifactId(id)) {
+    throw notFound(`expected an artifact id (32 lowercase hex), got ${quoteValue(id)}`);
+  }
+}
+
+function checkStream(stream: unknown): void {
+  if (stream !== "stdout" && stream !== "stderr") {
+    throw new CommandError(
+      "INVALID_OUTPUT_PAGE",
+      `expected stream "stdout" or "stderr", got ${quoteValue(stream)}`,
+    );
   }
 }
 

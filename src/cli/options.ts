@@ -8,6 +8,7 @@ import {
   MAX_BACKGROUND_EXECUTIONS_LIMIT,
   MAX_CONCURRENT_EXECUTIONS_LIMIT,
   MAX_FOREGROUND_TIMEOUT_MS,
+  MAX_INLINE_BUDGET_BYTES,
   MAX_OUTPUT_BYTES_ACCEPTED,
   MAX_YIELD_MS,
 } from "../limits.js";
@@ -52,6 +53,12 @@ export function addRuntimeOptions(command: Command): Command {
       "inline bytes per stream (effective max 256 KiB)",
       1,
       MAX_OUTPUT_BYTES_ACCEPTED,
+    ],
+    [
+      "--inline-budget-bytes <n>",
+      "inline bytes both streams share (24576)",
+      1,
+      MAX_INLINE_BUDGET_BYTES,
     ],
     [
       "--inline-head-bytes <n>",

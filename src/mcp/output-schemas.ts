@@ -130,6 +130,7 @@ export const executionReportSchema: Schema = {
 export const outputPageSchema: Schema = {
   type: "object",
   properties: {
+    offset: { type: "integer", description: "absolute start of the page" },
     bytes: integer,
     nextOffset: integer,
     eof: boolean,
@@ -137,8 +138,20 @@ export const outputPageSchema: Schema = {
     text: string,
     lossyUtf8: boolean,
     base64: string,
+    matches: {
+      type: "array",
+      description: "grep: matching lines (offset of the line start, 1-based line, text ≤ 1 KiB)",
+      items: {
+        type: "object",
+        properties: { offset: integer, line: integer, text: string },
+        required: ["offset", "line", "text"],
+        additionalProperties: false,
+      },
+    },
+    truncated: { type: "boolean", description: "grep: maxMatches stopped the scan" },
+    scanLimited: { type: "boolean", description: "grep: the per-call budget stopped the scan" },
   },
-  required: ["bytes", "nextOffset", "eof", "encoding"],
+  required: ["offset", "bytes", "nextOffset", "eof", "encoding"],
   additionalProperties: false,
 };
 
@@ -223,6 +236,7 @@ const limitNames = [
   "defaultTimeoutMs",
   "maxTimeoutMs",
   "maxOutputBytes",
+  "inlineBudgetBytes",
   "inlineHeadBytes",
   "maxArgs",
   "maxArgBytes",
@@ -233,6 +247,7 @@ const limitNames = [
   "artifactMaxStreamBytes",
   "outputPageMaxBytes",
   "outputPageMaxUtf8Bytes",
+  "outputPageDefaultBytes",
   "defaultYieldMs",
   "maxBackgroundExecutions",
   "maxWaitMs",

@@ -12,6 +12,7 @@ import { CommandError, quoteValue } from "../errors.js";
 import { SERVER_INSTRUCTIONS } from "../hosts/guidance.js";
 import { DEFAULT_OUTPUT_PAGE_BYTES } from "../limits.js";
 import type { CommandRuntime, WaitRequest } from "../runtime/runtime.js";
+import type { GrepRequest } from "../runtime/search.js";
 import type { ExecRequest, OutputEncoding, StreamName } from "../runtime/types.js";
 import { callerOf } from "./elicitation.js";
 import { errorResult, successResult, type PageSplicer, type ToolResult } from "./results.js";
@@ -92,6 +93,7 @@ function toolHandlers(runtime: CommandRuntime, server: Server): Record<string, H
           limit: (args.limit as number | undefined) ?? DEFAULT_OUTPUT_PAGE_BYTES,
           encoding: (args.encoding as OutputEncoding | undefined) ?? "utf8",
           waitMs: args.waitMs as number | undefined,
+          grep: args.grep as GrepRequest | undefined,
         },
         extra.signal,
       ),

@@ -183,13 +183,29 @@ const outputInputSchema: ToolDefinition["inputSchema"] = {
       description: "instead of id: a running handle's executionId (live output, running or ended)",
     },
     stream: { type: "string", enum: [...STREAMS] },
-    offset: { type: "integer", minimum: 0, description: "byte offset; start at 0" },
+    offset: {
+      type: "integer",
+      description: "byte offset; start at 0; negative counts from the end (-4096: last 4 KiB)",
+    },
     limit: {
       type: "integer",
       minimum: 1,
-      description: "bytes wanted (default 65536; at most 512 KiB utf8, 1 MiB base64)",
+      description: "bytes wanted (default 24576; at most 512 KiB utf8, 1 MiB base64)",
     },
     encoding: { type: "string", enum: [...OUTPUT_ENCODINGS], description: "default utf8" },
+    grep: {
+      type: "object",
+      description:
+        "search instead of paging: matching lines from offset, each with byte offset and " +
+        "line number; continue at nextOffset",
+      properties: {
+        pattern: { type: "string", description: "RE2 regular expression, at most 256 characters" },
+        maxMatches: { type: "integer", description: "default 50, at most 1000" },
+        ignoreCase: { type: "boolean" },
+      },
+      required: ["pattern"],
+      additionalProperties: false,
+    },
     waitMs: {
       type: "integer",
       minimum: 0,

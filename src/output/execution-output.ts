@@ -2,16 +2,27 @@
 // (SPEC §7, §8, §19).
 
 import type { Readable } from "node:stream";
+import { CommandError } from "../errors.js";
 import type { ArtifactOutcome } from "../artifacts/types.js";
 import type { ArtifactPolicy } from "../programs/types.js";
 import { readIntoReusedBuffer, type PipeReader } from "./pipe-reader.js";
+import {
+  projectionCapacity,
+  projectStreams,
+  type InlineBudget,
+  type PerStream,
+} from "./inline-budget.js";
+import { checkOffsetWithin, checkPageRequest, memoryReader, readPage } from "./page.js";
 import { StreamProjection, type ProjectionLimits } from "./projection.js";
 import {
   STREAMS,
+  type LivePage,
+  type OutputEncoding,
   type Spool,
   type SpoolSource,
   type StreamName,
   type StreamOutput,
+  type StreamReader,
 } from "./types.js";
 
 /**
@@ -21,6 +32,8 @@ import {
  */
 export class ExecutionOutput {
   private readonly projections: Record<StreamName, StreamProjection>;
+  /** What each projection keeps in memory: enough for the largest share it may get. */
+  private readonly capacity: ProjectionLimits;
   private readonly spooled: Record<StreamName, number> = { stdout: 0, stderr: 0 };
   private current: Spool | undefined;
   private stagingPromise: Promise<Spool> | undefined;
@@ -35,14 +48,15 @@ export class ExecutionOutput {
    * the inline limit whatever the artifact policy (the policy then only decides publication).
    */
   constructor(
-    private readonly limits: ProjectionLimits,
+    private readonly budget: InlineBudget,
     private readonly policy: ArtifactPolicy,
     private readonly source: SpoolSource | undefined,
     private readonly mayOutliveCall = false,
   ) {
+    this.capacity = projectionCapacity(budget);
     this.projections = {
-      stdout: new StreamProjection(limits),
-      stderr: new StreamProjection(limits),
+      stdout: new StreamProjection(this.capacity),
+      stderr: new StreamProjection(this.capacity),
     };
   }
 
@@ -92,15 +106,48 @@ export class ExecutionOutput {
     return () => this.listeners.delete(listener);
   }
 
-  /** The excerpt of one stream; `final` once the stream has ended. */
-  snapshot(stream: StreamName, final: boolean): StreamOutput {
-    return this.projections[stream].snapshot(final);
+  /** Both excerpts, sharing the inline budget (§7); `final` once the streams have ended. */
+  snapshots(final: boolean): PerStream<StreamOutput> {
+    return projectStreams(this.projections, this.budget, final);
   }
 
   /** Every byte of a stream while it fits inline (nothing was dropped), else undefined. */
   inMemory(stream: StreamName): Buffer | undefined {
     const projection = this.projections[stream];
     return projection.overflowed ? undefined : projection.retainedBytes();
+  }
+
+  /**
+   * A page of one stream for a live reader: from the spool, or — once the execution has `ended`
+   * without one — from memory, through the same page function as stored pages.
+   */
+  async readLive(
+    stream: StreamName,
+    offset: number,
+    limit: number,
+    encoding: OutputEncoding,
+    ended: boolean,
+  ): Promise<LivePage> {
+    if (this.current) return this.current.readLive(stream, offset, limit, encoding);
+    const memory = ended ? this.inMemory(stream) : undefined;
+    if (!memory) throw notStored(stream);
+    const request = checkPageRequest(offset, limit, encoding);
+    checkOffsetWithin(request.offset, memory.length, `the ${stream} output`);
+    const page = await readPage(memoryReader(memory), memory.length, request);
+    return { ...page, available: memory.length };
+  }
+
+  /** Raw access to one stream for a scan: the spool, or memory once `ended` without one. */
+  async openReader(stream: StreamName, ended: boolean): Promise<StreamReader> {
+    if (this.current) return this.current.openReader(stream);
+    const memory = ended ? this.inMemory(stream) : undefined;
+    if (!memory) throw notStored(stream);
+    return {
+      length: memory.length,
+      final: true,
+      read: memoryReader(memory),
+      close: async () => {},
+    };
   }
 
   /** Bytes seen so far on one stream. */
@@ -132,7 +179,8 @@ export class ExecutionOutput {
    */
   async finish(keepSpool: boolean): Promise<ArtifactOutcome> {
     if (!this.source || this.abandoned) return { status: "not-requested" };
-    const truncated = STREAMS.some((s) => this.projections[s].overflowed);
+    const excerpts = this.snapshots(true);
+    const truncated = STREAMS.some((s) => excerpts[s].truncated);
     const publish = this.policy === "always" || (this.policy === "on-truncation" && truncated);
     if (!publish) {
       const status = this.policy === "never" ? "not-requested" : "discarded";
@@ -185,7 +233,7 @@ export class ExecutionOutput {
    */
   private acceptNow(stream: StreamName, view: Buffer, reader: PipeReader): boolean {
     const projection = this.projections[stream];
-    const overflows = projection.totalBytes + view.length > this.limits.maxOutputBytes;
+    const overflows = projection.totalBytes + view.length > this.capacity.maxOutputBytes;
     const staging = this.current;
     const waitForSpool = !staging && this.spools && (this.stagingPromise || overflows);
     const behind = staging !== undefined && this.spooled[stream] < projection.totalBytes;
@@ -217,7 +265,7 @@ export class ExecutionOutput {
   private async accept(stream: StreamName, chunk: Buffer): Promise<void> {
     this.observer?.(stream, chunk);
     const projection = this.projections[stream];
-    const overflows = projection.totalBytes + chunk.length > this.limits.maxOutputBytes;
+    const overflows = projection.totalBytes + chunk.length > this.capacity.maxOutputBytes;
     if (!this.current && this.spools && (this.stagingPromise || overflows)) {
       await this.ensureStaging();
     }
@@ -253,4 +301,11 @@ export class ExecutionOutput {
   private notify(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+function notStored(stream: StreamName): CommandError {
+  return new CommandError(
+    "ARTIFACT_NOT_FOUND",
+    `the ${stream} of this execution is not stored (the artifact store is unavailable)`,
+  );
 }

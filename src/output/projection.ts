@@ -10,9 +10,37 @@ export function omissionMarker(omittedBytes: number): string {
   return `\n[... ${omittedBytes} bytes omitted ...]\n`;
 }
 
+/** What one stream keeps in memory: `maxOutputBytes` in all, the first `headBytes` of them. */
 export interface ProjectionLimits {
   maxOutputBytes: number;
   headBytes: number;
+}
+
+/** The bytes an excerpt shows: all of them (`whole`), or a head and a tail around a gap. */
+export interface ExcerptParts {
+  whole: boolean;
+  head: Buffer;
+  tail: Buffer;
+}
+
+/** The StreamOutput for excerpt parts of a stream of `totalBytes` (SPEC §7 key order). */
+export function excerptOf(
+  parts: ExcerptParts,
+  stream: { totalBytes: number; lossy(final: boolean): boolean },
+  final: boolean,
+): StreamOutput {
+  const totalBytes = stream.totalBytes;
+  const lossyUtf8 = stream.lossy(final);
+  const omittedBytes = totalBytes - parts.head.length - parts.tail.length;
+  if (omittedBytes === 0) {
+    const text = parts.whole
+      ? parts.head.toString("utf8")
+      : Buffer.concat([parts.head, parts.tail]).toString("utf8");
+    return { truncated: false, totalBytes, omittedBytes, lossyUtf8, text };
+  }
+  const text =
+    parts.head.toString("utf8") + omissionMarker(omittedBytes) + parts.tail.toString("utf8");
+  return { truncated: true, totalBytes, omittedBytes, lossyUtf8, text };
 }
 
 /**
@@ -65,28 +93,34 @@ export class StreamProjection {
     return Buffer.concat([this.head.subarray(0, this.headLength), this.tailBytes()]);
   }
 
-  /** The excerpt an agent sees; `final` marks an ended stream (an unfinished sequence is lossy). */
+  /** The excerpt of this stream alone, its whole capacity as share (see inline-budget.ts). */
   snapshot(final: boolean): StreamOutput {
-    const lossyUtf8 = this.validity.lossy(final);
-    if (!this.overflowed) {
-      return {
-        truncated: false,
-        totalBytes: this.total,
-        omittedBytes: 0,
-        lossyUtf8,
-        text: this.retainedBytes().toString("utf8"),
-      };
-    }
-    const headEnd = completeCodePointEnd(this.head, this.headLength);
+    const share = this.limits.maxOutputBytes;
+    return excerptOf(this.parts(share, Math.min(this.limits.headBytes, share)), this, final);
+  }
+
+  /** Whether any byte so far was invalid UTF-8; `final`: an unfinished sequence counts too. */
+  lossy(final: boolean): boolean {
+    return this.validity.lossy(final);
+  }
+
+  /**
+   * The bytes an excerpt with this share shows (share ≤ maxOutputBytes, head ≤ headBytes): the
+   * whole stream while it fits, else the first `head` bytes cut back to a complete code point and
+   * the last `share - head` bytes from a code point start.
+   */
+  parts(share: number, head: number): ExcerptParts {
+    if (this.total <= share) return { whole: true, head: this.retainedBytes(), tail: EMPTY };
+    const headPart = this.head.subarray(0, completeCodePointEnd(this.head, head));
+    const tail = this.lastBytes(share - head);
+    return { whole: false, head: headPart, tail: tail.subarray(codePointStart(tail)) };
+  }
+
+  /** The last n bytes of the stream (n ≤ what is retained after the head's share). */
+  private lastBytes(n: number): Buffer {
+    if (!this.overflowed) return this.retainedBytes().subarray(this.total - n);
     const tail = this.tailBytes();
-    const tailStart = codePointStart(tail);
-    const retained = headEnd + (tail.length - tailStart);
-    const omittedBytes = this.total - retained;
-    const text =
-      this.head.subarray(0, headEnd).toString("utf8") +
-      omissionMarker(omittedBytes) +
-      tail.subarray(tailStart).toString("utf8");
-    return { truncated: true, totalBytes: this.total, omittedBytes, lossyUtf8, text };
+    return tail.subarray(tail.length - n);
   }
 
   /** Only bytes written are ever read back, so the buffers need no zero fill. */

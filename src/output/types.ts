@@ -22,6 +22,8 @@ export type OutputEncoding = (typeof OUTPUT_ENCODINGS)[number];
 
 /** One page of a stream (§3.3). */
 export interface OutputPage {
+  /** The absolute start of the page (useful after a negative offset). */
+  offset: number;
   bytes: number;
   nextOffset: number;
   eof: boolean;
@@ -29,6 +31,18 @@ export interface OutputPage {
   text?: string;
   lossyUtf8?: boolean;
   base64?: string;
+}
+
+/** Reads `size` bytes at `position` of a stream (all of them, or throws). */
+export type ReadBytes = (position: number, size: number) => Promise<Buffer>;
+
+/** Raw access to the bytes of one stream known so far (grep scans it, §3.3). */
+export interface StreamReader {
+  length: number;
+  /** Whether `length` is final (false while the execution still writes). */
+  final: boolean;
+  read: ReadBytes;
+  close(): Promise<void>;
 }
 
 /** A live page also says how many bytes of the stream are in the spool so far. */
@@ -59,6 +73,8 @@ export interface Spool {
     limit: number,
     encoding: OutputEncoding,
   ): Promise<LivePage>;
+  /** Raw read access to the bytes of one stream spooled so far. */
+  openReader(stream: StreamName): Promise<StreamReader>;
   /** The execution ended; the spool stays readable. */
   end(): Promise<void>;
   /**

@@ -1,4 +1,6 @@
-// UTF-8 helpers for byte-exact projection: code point boundaries and streaming validity (SPEC §7, §3.3).
+// The one UTF-8 module (SPEC §7, §3.3): code point boundaries for excerpts and pages, streaming
+// validity. Page boundaries fall where a whole-stream decoder would be between characters, so
+// the texts of consecutive pages concatenate to the text of the whole stream.
 
 import { isUtf8 } from "node:buffer";
 
@@ -42,6 +44,79 @@ export function codePointStart(buf: Uint8Array, start = 0): number {
     i++;
   }
   return i;
+}
+
+/** How many bytes a UTF-8 decoder may need to look past the limit to place a boundary. */
+export const UTF8_LOOKAHEAD_BYTES = MAX_SEQUENCE_BYTES - 1;
+
+/**
+ * Where a utf8 page should end. `window` holds the page's `want` bytes followed by up to
+ * UTF8_LOOKAHEAD_BYTES more (fewer only where the bytes known so far end). `final` says whether
+ * the window's end is the stream's final end; when it is not (a live spool still being written), a
+ * character cut by the end of the known bytes is left for later, which may give an empty page.
+ * Otherwise the result is ≥ 1; it exceeds `want` only when the first code point (or the first
+ * invalid sequence) is longer than `want`.
+ */
+export function utf8PageEnd(window: Uint8Array, want: number, final: boolean): number {
+  if (want >= window.length && final) return window.length;
+  const start = lastSequenceStart(window, want);
+  const length = sequenceLength(window[start]!);
+  if (length <= 1 || start + length <= want) return want;
+  const valid = validPrefixLength(window, start, length);
+  // Already invalid inside the page: the decoder resynchronises before `want`.
+  if (valid < want - start) return want;
+  // A valid prefix reaching the end of the bytes written so far: wait for the rest.
+  const waitsForMore = !final && valid < length && start + valid === window.length;
+  if (waitsForMore) return start;
+  // A character (or the invalid prefix of one) starts before `want` and ends after it.
+  return start > 0 ? start : valid;
+}
+
+/**
+ * The first decoder boundary at or after `at` (a page that starts after a negative offset): past
+ * the rest of a character that began before `at`; `at` itself when it already is a boundary.
+ * `window` must hold the three bytes before `at` (where there are any) and three after.
+ */
+export function nextCodePointBoundary(window: Uint8Array, at: number): number {
+  if (at === 0 || at >= window.length) return at;
+  const start = lastSequenceStart(window, at);
+  const length = sequenceLength(window[start]!);
+  if (length <= 1 || start + length <= at) return at;
+  const end = start + validPrefixLength(window, start, length);
+  return end > at ? end : at;
+}
+
+/** The start of the sequence holding byte want-1: back over at most three continuation bytes. */
+function lastSequenceStart(window: Uint8Array, want: number): number {
+  let position = want - 1;
+  let steps = 0;
+  while (position > 0 && steps < MAX_SEQUENCE_BYTES - 1 && isContinuationByte(window[position]!)) {
+    position -= 1;
+    steps += 1;
+  }
+  return position;
+}
+
+/** The allowed range of the byte after a lead byte (no overlongs, surrogates or > U+10FFFF). */
+function secondByteRange(lead: number): [number, number] {
+  if (lead === 0xe0) return [0xa0, 0xbf];
+  if (lead === 0xed) return [0x80, 0x9f];
+  if (lead === 0xf0) return [0x90, 0xbf];
+  if (lead === 0xf4) return [0x80, 0x8f];
+  return [0x80, 0xbf];
+}
+
+/** How many bytes from `start` (lead included, at most `length`) form a valid UTF-8 prefix. */
+function validPrefixLength(window: Uint8Array, start: number, length: number): number {
+  const [low, high] = secondByteRange(window[start]!);
+  let count = 1;
+  while (count < length && start + count < window.length) {
+    const byte = window[start + count]!;
+    const ok = count === 1 ? byte >= low && byte <= high : isContinuationByte(byte);
+    if (!ok) break;
+    count += 1;
+  }
+  return count;
 }
 
 /** Tracks whether a stream, fed chunk by chunk, was ever invalid UTF-8 (native check per chunk). */

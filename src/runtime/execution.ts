@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import type { ArtifactPolicy } from "../programs/types.js";
 import { ExecutionOutput } from "../output/execution-output.js";
 import type { SpoolSource } from "../output/types.js";
-import type { ProjectionLimits } from "../output/projection.js";
+import type { InlineBudget } from "../output/inline-budget.js";
 import { launch, type LaunchSpec, type StartedChild } from "../process/spawn.js";
 import { PosixProcessGroup } from "../process/posix-group.js";
 import { WindowsTaskkillTree } from "../process/windows-tree.js";
@@ -39,7 +39,7 @@ export interface ExecutionSpec {
   gracePeriodMs: number;
   finalTerminationWaitMs: number;
   artifactPolicy: ArtifactPolicy;
-  projection: ProjectionLimits;
+  inlineBudget: InlineBudget;
   artifacts?: SpoolSource;
   selection: ProgramSelection;
   /** The execution may outlive its call (§19): spool past the inline limit whatever the policy. */
@@ -87,7 +87,7 @@ export class Execution {
     private readonly tree: ProcessTree,
   ) {
     this.output = new ExecutionOutput(
-      spec.projection,
+      spec.inlineBudget,
       spec.artifactPolicy,
       spec.artifacts,
       spec.mayOutliveCall ?? false,
@@ -194,6 +194,7 @@ export class Execution {
 
   /** The excerpts and byte counts so far (§19 running handle), keys in the §7 order. */
   snapshot(match?: RunningSnapshot["match"]): RunningSnapshot {
+    const { stdout, stderr } = this.output.snapshots(false);
     return {
       status: "running",
       executionId: this.id,
@@ -202,8 +203,8 @@ export class Execution {
       cwd: this.spec.launch.cwd,
       ...(match && { match }),
       programSelection: this.spec.selection,
-      stdout: this.output.snapshot("stdout", false),
-      stderr: this.output.snapshot("stderr", false),
+      stdout,
+      stderr,
     };
   }
 
@@ -267,8 +268,7 @@ export class Execution {
     }
     this.tree.dispose();
     const termination = this.termination(steps, pipesClosed);
-    const stdout = this.output.snapshot("stdout", true);
-    const stderr = this.output.snapshot("stderr", true);
+    const { stdout, stderr } = this.output.snapshots(true);
     this.artifactDecided = true;
     const artifact = this.shuttingDown
       ? (await this.output.abandon(), { status: "not-requested" as const })

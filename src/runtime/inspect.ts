@@ -1,6 +1,7 @@
 // Builds the system_environment report: names, limits and policies, never a value (SPEC §3.2).
 
 import {
+  DEFAULT_OUTPUT_PAGE_BYTES,
   HANDLE_RETENTION_COUNT,
   HANDLE_RETENTION_MS,
   MAX_ARG_BYTES,
@@ -56,6 +57,7 @@ export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentRepo
       defaultTimeoutMs: settings.defaultTimeoutMs,
       maxTimeoutMs: MAX_FOREGROUND_TIMEOUT_MS,
       maxOutputBytes: settings.maxOutputBytes,
+      inlineBudgetBytes: settings.inlineBudgetBytes,
       inlineHeadBytes: settings.inlineHeadBytes,
       maxArgs: MAX_ARGS,
       maxArgBytes: MAX_ARG_BYTES,
@@ -66,6 +68,7 @@ export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentRepo
       artifactMaxStreamBytes: settings.artifactMaxStreamBytes,
       outputPageMaxBytes: OUTPUT_PAGE_MAX_BASE64_BYTES,
       outputPageMaxUtf8Bytes: OUTPUT_PAGE_MAX_UTF8_BYTES,
+      outputPageDefaultBytes: DEFAULT_OUTPUT_PAGE_BYTES,
       defaultYieldMs: settings.yieldMs,
       maxBackgroundExecutions: settings.maxBackgroundExecutions,
       maxWaitMs: MAX_WAIT_MS,

@@ -1,16 +1,10 @@
 // Live reads of a handed-out execution: pages of the spool with an optional wait for more bytes,
 // and line-by-line pattern matching for system_wait `until` (§19, §3.3).
 
-import { CommandError } from "../errors.js";
-import {
-  MAX_MATCH_TEXT_BYTES,
-  OUTPUT_PAGE_MAX_BASE64_BYTES,
-  OUTPUT_PAGE_MAX_UTF8_BYTES,
-} from "../limits.js";
+import { MAX_MATCH_TEXT_BYTES, OUTPUT_PAGE_MAX_BASE64_BYTES } from "../limits.js";
 import { LineSearch, type LineHit } from "../search/line-search.js";
 import type { MatchPacer } from "../search/pacer.js";
 import type { BoundedPattern } from "../search/pattern.js";
-import { completeCodePointEnd, hasInvalidUtf8, sequenceLength } from "../output/utf8.js";
 import type { Execution } from "./execution.js";
 import type { OutputEncoding, OutputPage, StreamName } from "./types.js";
 
@@ -52,51 +46,14 @@ export async function readLivePage(
 ): Promise<OutputPage> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const staging = execution.liveOutput.staging;
-    const memory = execution.done ? execution.liveOutput.inMemory(stream) : undefined;
-    if (!staging && memory) return memoryPage(memory, offset, limit, encoding);
-    if (!staging) {
-      throw new CommandError(
-        "ARTIFACT_NOT_FOUND",
-        `the output of execution ${execution.id} is not stored (the artifact store is unavailable)`,
-      );
-    }
     const wasDone = execution.done;
-    const page = await staging.readLive(stream, offset, limit, encoding);
+    const page = await execution.liveOutput.readLive(stream, offset, limit, encoding, wasDone);
     const { available: _available, ...result } = page;
     if (result.bytes > 0 || result.eof || wasDone) return result;
     const left = deadline - Date.now();
     if (left <= 0 || signal?.aborted) return result;
     await waitForActivity(execution, left, signal);
   }
-}
-
-/**
- * A page of a finished stream that never left memory (an execution that ended before its handle
- * could start a spool): the same page rules as the store's.
- */
-function memoryPage(
-  bytes: Buffer,
-  offset: number,
-  limit: number,
-  encoding: OutputEncoding,
-): OutputPage {
-  if (offset > bytes.length) {
-    throw new CommandError(
-      "INVALID_OUTPUT_OFFSET",
-      `offset must be at most the stream length ${bytes.length}, got ${offset}`,
-    );
-  }
-  const max = encoding === "base64" ? OUTPUT_PAGE_MAX_BASE64_BYTES : OUTPUT_PAGE_MAX_UTF8_BYTES;
-  let end = Math.min(bytes.length, offset + Math.min(limit, max));
-  if (encoding === "utf8" && end < bytes.length) {
-    const cut = offset + completeCodePointEnd(bytes.subarray(offset, end + 3), end - offset);
-    end = cut > offset ? cut : Math.min(bytes.length, offset + sequenceLength(bytes[offset]!));
-  }
-  const slice = bytes.subarray(offset, end);
-  const page = { bytes: slice.length, nextOffset: end, eof: end === bytes.length, encoding };
-  if (encoding === "base64") return { ...page, base64: slice.toString("base64") };
-  return { ...page, text: slice.toString("utf8"), lossyUtf8: hasInvalidUtf8(slice) };
 }
 
 export interface LineMatch {

@@ -14,6 +14,8 @@ import { Execution } from "./execution.js";
 import { HandleRegistry } from "./handles.js";
 import { buildEnvironmentReport } from "./inspect.js";
 import { LineScanner, readLivePage, waitForActivity } from "./live.js";
+import { searchStream, type GrepRequest } from "./search.js";
+import type { GrepPage } from "../search/grep.js";
 import type { RuntimeOptions } from "./options.js";
 import type { LaunchPlan } from "./ports.js";
 import type {
@@ -56,6 +58,8 @@ export interface OutputRequest {
   limit: number;
   encoding: OutputEncoding;
   waitMs?: number;
+  /** Search mode (§3.3) instead of a page. */
+  grep?: GrepRequest;
 }
 
 /** How long close() waits for executions to report after shutting them down. */
@@ -142,7 +146,7 @@ export class CommandRuntime {
   }
 
   /** Pages a published artifact, or a handed-out execution's output (§3.3, §19). */
-  async readOutput(request: OutputRequest, signal?: AbortSignal): Promise<OutputPage> {
+  async readOutput(request: OutputRequest, signal?: AbortSignal): Promise<OutputPage | GrepPage> {
     this.assertOpen();
     const { stream, offset, limit, encoding } = request;
     if ((request.id === undefined) === (request.executionId === undefined)) {
@@ -151,6 +155,7 @@ export class CommandRuntime {
         "system_output takes exactly one of id (an artifact) or executionId (a running handle)",
       );
     }
+    if (request.grep) return this.searchOutput(request, request.grep);
     if (request.executionId !== undefined) {
       const waitMs = checkWait(request.waitMs) ?? 0;
       const execution = this.handles.get(request.executionId);
@@ -160,6 +165,23 @@ export class CommandRuntime {
       throw new CommandError("ARTIFACT_NOT_FOUND", "no artifact: the artifact store is off");
     }
     return this.options.artifacts.read(request.id!, stream, offset, limit, encoding);
+  }
+
+  private searchOutput(request: OutputRequest, grep: GrepRequest): Promise<GrepPage> {
+    const { stream, offset } = request;
+    if (request.executionId !== undefined) {
+      const execution = this.handles.get(request.executionId);
+      return searchStream(grep, stream, offset, execution.id, () =>
+        execution.liveOutput.openReader(stream, execution.done),
+      );
+    }
+    const artifacts = this.options.artifacts;
+    if (!artifacts) {
+      throw new CommandError("ARTIFACT_NOT_FOUND", "no artifact: the artifact store is off");
+    }
+    return searchStream(grep, stream, offset, request.id!, () =>
+      artifacts.openReader(request.id!, stream),
+    );
   }
 
   /** Shuts every execution down (SIGTERM, SIGKILL after 1 s); idempotent. */
@@ -306,10 +328,7 @@ export class CommandRuntime {
         gracePeriodMs: program.policy.gracePeriodMs,
         finalTerminationWaitMs: program.policy.finalTerminationWaitMs,
         artifactPolicy: program.policy.artifactPolicy,
-        projection: {
-          maxOutputBytes: this.options.settings.maxOutputBytes,
-          headBytes: this.options.settings.inlineHeadBytes,
-        },
+        inlineBudget: this.options.settings.inlineBudget,
         artifacts: this.options.artifacts,
         selection: confinedSelection(selection, confined),
         mayOutliveCall,

@@ -110,6 +110,7 @@ export interface LimitsReport {
   defaultTimeoutMs: number;
   maxTimeoutMs: number;
   maxOutputBytes: number;
+  inlineBudgetBytes: number;
   inlineHeadBytes: number;
   maxArgs: number;
   maxArgBytes: number;
@@ -120,6 +121,7 @@ export interface LimitsReport {
   artifactMaxStreamBytes: number;
   outputPageMaxBytes: number;
   outputPageMaxUtf8Bytes: number;
+  outputPageDefaultBytes: number;
   defaultYieldMs: number;
   maxBackgroundExecutions: number;
   maxWaitMs: number;

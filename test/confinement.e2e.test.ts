@@ -216,6 +216,25 @@ describe.runIf(requireBwrapInCi())("confinement through the real server", () => 
     }
   });
 
+  it("artifacts work unchanged: a confined run's truncated output is published and pages back", async () => {
+    const result = await server.exec({
+      program: "node",
+      args: ["-e", "process.stdout.write('x'.repeat(200000))"],
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.truncated).toBe(true);
+    expect(result.artifact.status).toBe("published");
+    const reply = await server.call("system_output", {
+      id: result.artifact.id,
+      stream: "stdout",
+      offset: 199_990,
+    });
+    expect(reply.isError, JSON.stringify(reply.content)).toBeFalsy();
+    const page = reply.structuredContent as any;
+    expect(page, JSON.stringify(page)).toMatchObject({ text: "x".repeat(10) });
+    expect(page.nextOffset).toBe(200_000);
+  });
+
   it("arguments with shell metacharacters arrive literally", async () => {
     const args = ["; rm -rf / #", "$(id)", "`whoami`", "a | b && c", "*", "'\"", "--bind", "$HOME"];
     const result = await server.exec({
@@ -397,6 +416,37 @@ describe.runIf(requireBwrapInCi())("confinement at startup and after a crash", (
       expect(run.status).toBe(1);
     } finally {
       removeDir(outside);
+    }
+  });
+
+  it("shutdown kills a confined background tree, setsid descendants included", async () => {
+    const home = tempDir("scm-home-");
+    const token = sleepToken();
+    const args = [
+      "--manifest",
+      writeManifest(dir, manifestFor()),
+      "--root",
+      dir,
+      "--artifact-dir",
+      path.join(dir, "artifacts"),
+    ];
+    const server = await startServer({ args, env: baseEnv({ HOME: home }) });
+    let closed = false;
+    try {
+      const bg = await server.exec({
+        program: "sh",
+        args: ["-c", `setsid sleep ${token} & sleep 300`],
+        background: true,
+      });
+      expect(bg.status).toBe("running");
+      expect(await eventually(() => pidsWithToken(token).length === 1, 20_000)).toBe(true);
+      await server.close();
+      closed = true;
+      expect(await eventually(() => pidsWithToken(token).length === 0, 5_000)).toBe(true);
+    } finally {
+      if (!closed) await server.close();
+      killToken(token);
+      removeDir(home);
     }
   });
 

@@ -239,4 +239,30 @@ describe("docs/install/linux-agent.md, run as written", () => {
     },
     30 * 60_000,
   );
+
+  it("a failed build leaves nothing that looks installed, also without `set -e`", () => {
+    // A "clone" whose `npm ci` fails at once (no lockfile), run as an agent's plain shell would.
+    const brokenSrc = path.join(dir, "broken-clone");
+    mkdirSync(brokenSrc);
+    writeFileSync(
+      path.join(brokenSrc, "package.json"),
+      JSON.stringify({ name: "system-command-mcp", version: "9.9.9" }),
+    );
+    const scratch = path.join(dir, "home-broken");
+    mkdirSync(scratch);
+    const build = blocks.find((b) => b.role === "install" && b.text.includes("npm pack"));
+    expect(build).toBeDefined();
+    const brokenNames = names.replace(/^SRC=.*$/m, `SRC='${brokenSrc}'`);
+    const run = spawnSync("bash", ["-u", "-c", `${brokenNames}\n${build!.text}`], {
+      cwd: scratch,
+      env: { ...env, HOME: scratch },
+      encoding: "utf8",
+      timeout: BLOCK_TIMEOUT_MS,
+    });
+    expect(run.error).toBeUndefined();
+    expect(run.status).not.toBe(0);
+    const base = path.join(scratch, ".local/share/system-command-mcp");
+    expect(existsSync(path.join(base, "9.9.9"))).toBe(false);
+    expect(existsSync(path.join(base, "9.9.9.partial"))).toBe(true);
+  });
 });

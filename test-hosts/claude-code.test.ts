@@ -306,18 +306,18 @@ describe("the permission rule the snippet prints", () => {
 
 describe("a call longer than Claude Code's tool timeout", () => {
   it("completes through the server's yield and system_wait", async () => {
-    // MCP_TOOL_TIMEOUT makes Claude Code give up on a call after 5 s; the program runs 8 s and
+    // MCP_TOOL_TIMEOUT makes Claude Code give up on a call after 6 s; the program runs 8 s and
     // the server (--yield-ms 1500) hands back a running handle long before that.
     const waitStep = (results: string[]) => {
       const handle = JSON.parse(stripReminders(results[0] ?? "")) as { executionId?: string };
-      return { executionId: handle.executionId ?? "missing", waitMs: 3_000 };
+      return { executionId: handle.executionId ?? "missing", waitMs: 2_500 };
     };
     const slow = await session(
       [
         { tool: "system_exec", args: () => ({ ...SLOW_CALL, timeoutMs: 60_000 }) },
         ...Array.from({ length: 5 }, () => ({ tool: "system_wait", args: waitStep })),
       ],
-      { flags: ["--yield-ms", "1500"], env: { MCP_TOOL_TIMEOUT: "5000" } },
+      { flags: ["--yield-ms", "1500"], env: { MCP_TOOL_TIMEOUT: "6000" } },
     );
     const results = finalResults(slow.model).map((result) => seenJson(result));
     expect(results).toHaveLength(6);

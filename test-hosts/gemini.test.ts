@@ -244,13 +244,13 @@ describe("a call longer than Gemini's per-server timeout, and Gemini's own cut",
   const big = bigOutput();
 
   beforeAll(async () => {
-    // The entry's `timeout` is 5 s here (the printed 300 s, lowered); the program runs 8 s and
+    // The entry's `timeout` is 6 s here (the printed 300 s, lowered); the program runs 8 s and
     // the server (--yield-ms 1500) hands back a running handle long before that.
     // --max-output-bytes 65536 widens the excerpts past what Gemini keeps whole.
     // Each wait differs a little: Gemini stops a session that repeats an identical call.
     const waitStep = (index: number) => (results: string[]) => ({
       executionId: jsonIn(results[0] ?? "").executionId ?? "missing",
-      waitMs: 3_000 + index,
+      waitMs: 2_500 + index,
     });
     slow = await session(
       [
@@ -273,7 +273,7 @@ describe("a call longer than Gemini's per-server timeout, and Gemini's own cut",
       ],
       {
         flags: ["--yield-ms", "1500", "--max-output-bytes", "65536"],
-        entryChanges: { timeout: 5_000 },
+        entryChanges: { timeout: 6_000 },
       },
     );
   }, 200_000);

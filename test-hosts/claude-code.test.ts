@@ -32,6 +32,7 @@ import {
   NONZERO_CALL,
   NONZERO_EXIT_CODE,
   SLOW_CALL,
+  SLOW_MS,
   SLOW_STDOUT,
   bigOutput,
   excerptHeadBytes,
@@ -189,6 +190,18 @@ describe("claude -p with the printed .mcp.json", () => {
           };
         },
       },
+      {
+        tool: "system_output",
+        args: (results) => {
+          const seen = JSON.parse(stripReminders(results[4] ?? "")) as Record<string, any>;
+          return {
+            id: seen.artifact.id,
+            stream: "stdout",
+            offset: 0,
+            grep: { pattern: "^FAILED " },
+          };
+        },
+      },
     ]);
   }, 200_000);
 
@@ -208,6 +221,7 @@ describe("claude -p with the printed .mcp.json", () => {
     expect(result.status).toBe("completed");
     expect(result.exitCode).toBe(0);
     expect(result.stdout.text).toBe(LITERAL_STDOUT);
+    expect(result.cwd).toBe(main.space.root);
   });
 
   it("reports a nonzero exit as a normal result", () => {
@@ -240,30 +254,15 @@ describe("claude -p with the printed .mcp.json", () => {
 
     const head = excerptHeadBytes(result.stdout.text);
     const page = seenJson(finalResults(main.model)[5]);
+    expect(page.offset).toBe(head);
     expect(page.bytes).toBeGreaterThan(0);
     expect(page.text).toBe(big.slice(head, head + page.bytes));
     expect(page.nextOffset).toBe(head + page.bytes);
     expect(await waitForNoProcesses(main.space.root)).toEqual([]);
   });
 
-  // Skipped until system_output's grep search mode (SPEC §3.3, issue #11) lands on main.
-  it.skip("finds a line in the artifact with a system_output grep search", async () => {
-    const search = await session([
-      { tool: "system_exec", args: () => BIG_CALL },
-      {
-        tool: "system_output",
-        args: (results) => {
-          const seen = JSON.parse(stripReminders(results[0] ?? "")) as Record<string, any>;
-          return {
-            id: seen.artifact.id,
-            stream: "stdout",
-            offset: 0,
-            grep: { pattern: "^FAILED " },
-          };
-        },
-      },
-    ]);
-    const found = seenJson(finalResults(search.model)[1]);
+  it("finds a line in the artifact with a system_output grep search", () => {
+    const found = seenJson(finalResults(main.model)[6]);
     expect(found.matches).toEqual([
       { offset: markerOffset(), line: MARKER_LINE, text: MARKER_TEXT },
     ]);
@@ -322,7 +321,8 @@ describe("a call longer than Claude Code's tool timeout", () => {
     const results = finalResults(slow.model).map((result) => seenJson(result));
     expect(results).toHaveLength(6);
     expect(results[0]?.status).toBe("running");
-    expect(results.slice(1).some((result) => result.status === "running")).toBe(true);
+    // How many waits see it still running depends on the host's own pace; the handle came first.
+    expect(results[0]?.elapsedMs).toBeLessThan(SLOW_MS);
     const last = results.at(-1)!;
     expect(last.status).toBe("completed");
     expect(last.executionId).toBe(results[0]?.executionId);

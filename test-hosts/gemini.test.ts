@@ -22,6 +22,7 @@ import {
   NONZERO_CALL,
   NONZERO_EXIT_CODE,
   SLOW_CALL,
+  SLOW_MS,
   SLOW_STDOUT,
   bigOutput,
   excerptHeadBytes,
@@ -188,19 +189,17 @@ describe("gemini -p with the printed settings entry", () => {
     });
   });
 
-  // Skipped until the default page of 24 KiB (SPEC §3.3, issue #11) lands on main: until then a
-  // default page is 64 KiB, past Gemini's 40,000-character cut.
-  it.skip("pages the omitted bytes with a default-size system_output page", () => {
+  it("pages the omitted bytes with a default-size system_output page", () => {
     const result = jsonIn(finalResults(main.model)[3]?.text ?? "");
     const head = excerptHeadBytes(result.stdout.text);
     const page = seenJson(finalResults(main.model)[4]);
+    expect(page.offset).toBe(head);
     expect(page.bytes).toBeGreaterThan(0);
     expect(page.text).toBe(big.slice(head, head + page.bytes));
     expect(page.nextOffset).toBe(head + page.bytes);
   });
 
-  // Skipped until system_output's grep search mode (SPEC §3.3, issue #11) lands on main.
-  it.skip("finds a line in the artifact with a system_output grep search", () => {
+  it("finds a line in the artifact with a system_output grep search", () => {
     const found = seenJson(finalResults(main.model)[5]);
     expect(found.matches).toEqual([
       { offset: markerOffset(), line: MARKER_LINE, text: MARKER_TEXT },
@@ -281,7 +280,8 @@ describe("a call longer than Gemini's per-server timeout, and Gemini's own cut",
   it("completes through the server's yield and system_wait", () => {
     const results = finalResults(slow.model).slice(0, 6).map(seenJson);
     expect(results[0]?.status).toBe("running");
-    expect(results.slice(1).some((result) => result.status === "running")).toBe(true);
+    // How many waits see it still running depends on the host's own pace; the handle came first.
+    expect(results[0]?.elapsedMs).toBeLessThan(SLOW_MS);
     const last = results.at(-1)!;
     expect(last.status).toBe("completed");
     expect(last.executionId).toBe(results[0]?.executionId);
@@ -303,7 +303,7 @@ describe("a call longer than Gemini's per-server timeout, and Gemini's own cut",
     expect(kept).toMatch(/"exitCode": 0/);
     expect(kept).toMatch(/"artifact": \{\s*"status": "published",\s*"id": "[0-9a-f]{32}"/);
     const page = seenJson(finalResults(slow.model)[7]);
-    expect(page.offset ?? 0).toBe(0);
+    expect(page.offset).toBe(0);
     expect(page.text).toBe(big.slice(0, page.bytes));
   });
 });

@@ -22,6 +22,7 @@ import {
   NONZERO_CALL,
   NONZERO_EXIT_CODE,
   SLOW_CALL,
+  SLOW_MS,
   SLOW_STDOUT,
   bigOutput,
   excerptHeadBytes,
@@ -172,19 +173,17 @@ describe.skipIf(!OPENCODE_INSTALLED)("opencode run with the printed mcp entry", 
     expect(await waitForNoProcesses(main.space.root)).toEqual([]);
   });
 
-  // Skipped until the default page of 24 KiB (SPEC §3.3, issue #11) lands on main: until then a
-  // default page is 64 KiB, past what OpenCode keeps.
-  it.skip("pages the omitted bytes with a default-size system_output page", () => {
+  it("pages the omitted bytes with a default-size system_output page", () => {
     const result = jsonIn(finalResults(main.model)[4]?.text ?? "");
     const head = excerptHeadBytes(result.stdout.text);
     const page = seenJson(finalResults(main.model)[5]);
+    expect(page.offset).toBe(head);
     expect(page.bytes).toBeGreaterThan(0);
     expect(page.text).toBe(big.slice(head, head + page.bytes));
     expect(page.nextOffset).toBe(head + page.bytes);
   });
 
-  // Skipped until system_output's grep search mode (SPEC §3.3, issue #11) lands on main.
-  it.skip("finds a line in the artifact with a system_output grep search", () => {
+  it("finds a line in the artifact with a system_output grep search", () => {
     const found = seenJson(finalResults(main.model)[6]);
     expect(found.matches).toEqual([
       { offset: markerOffset(), line: MARKER_LINE, text: MARKER_TEXT },
@@ -237,7 +236,8 @@ describe.skipIf(!OPENCODE_INSTALLED)(
     it("completes through the server's yield and system_wait", () => {
       const results = finalResults(slow.model).slice(0, 6).map(seenJson);
       expect(results[0]?.status).toBe("running");
-      expect(results.slice(1).some((result) => result.status === "running")).toBe(true);
+      // How many waits see it still running depends on the host's own pace; the handle came first.
+      expect(results[0]?.elapsedMs).toBeLessThan(SLOW_MS);
       const last = results.at(-1)!;
       expect(last.status).toBe("completed");
       expect(last.executionId).toBe(results[0]?.executionId);
@@ -257,6 +257,7 @@ describe.skipIf(!OPENCODE_INSTALLED)(
       expect(text).toMatch(/"exitCode": 0/);
       expect(text).toMatch(/"artifact": \{\s*"status": "published",\s*"id": "[0-9a-f]{32}"/);
       const page = seenJson(finalResults(slow.model)[7]);
+      expect(page.offset).toBe(0);
       expect(page.nextOffset).toBe(page.bytes);
       expect(page.text).toBe(big.slice(0, page.bytes));
       expect(await waitForNoProcesses(slow.space.root)).toEqual([]);

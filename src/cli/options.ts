@@ -2,6 +2,14 @@
 
 import { InvalidArgumentError, Option, type Command } from "commander";
 import {
+  DEFAULT_ARTIFACT_MAX_STREAM_BYTES,
+  DEFAULT_ARTIFACT_QUOTA_BYTES,
+  DEFAULT_ARTIFACT_RETENTION_MS,
+  DEFAULT_MAX_BACKGROUND_EXECUTIONS,
+  DEFAULT_MAX_CONCURRENT_EXECUTIONS,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_YIELD_MS,
+  MAX_OUTPUT_BYTES_EFFECTIVE,
   MAX_ARTIFACT_MAX_STREAM_BYTES,
   MAX_ARTIFACT_QUOTA_BYTES,
   MAX_ARTIFACT_RETENTION_MS,
@@ -38,6 +46,28 @@ export function integerIn(min: number, max: number): (value: string) => number {
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const GiB = 1024 * MiB;
+const HOUR_MS = 3_600_000;
+
+/** A byte count as --help shows it: the largest binary unit that divides it. */
+function bytesText(bytes: number): string {
+  for (const [unit, size] of [
+    ["GiB", GiB],
+    ["MiB", MiB],
+    ["KiB", KiB],
+  ] as const) {
+    if (bytes % size === 0) return `${bytes / size} ${unit}`;
+  }
+  return `${bytes}`;
+}
+
+/** A duration as --help shows it: hours when whole, else milliseconds. */
+function durationText(ms: number): string {
+  return ms % HOUR_MS === 0 ? `${ms / HOUR_MS} h` : `${ms}`;
+}
+
 /** Adds --manifest and --root (repeatable, accumulating). */
 export function addManifestOptions(command: Command): Command {
   return command
@@ -50,7 +80,7 @@ export function addRuntimeOptions(command: Command): Command {
   const numeric: [string, string, number, number][] = [
     [
       "--max-output-bytes <n>",
-      "inline bytes per stream (effective max 256 KiB)",
+      `inline bytes per stream (effective max ${bytesText(MAX_OUTPUT_BYTES_EFFECTIVE)})`,
       1,
       MAX_OUTPUT_BYTES_ACCEPTED,
     ],
@@ -66,30 +96,45 @@ export function addRuntimeOptions(command: Command): Command {
       0,
       MAX_OUTPUT_BYTES_ACCEPTED,
     ],
-    ["--default-timeout-ms <n>", "default timeout (600000)", 1, MAX_FOREGROUND_TIMEOUT_MS],
+    [
+      "--default-timeout-ms <n>",
+      `default timeout (${DEFAULT_TIMEOUT_MS})`,
+      1,
+      MAX_FOREGROUND_TIMEOUT_MS,
+    ],
     [
       "--max-concurrent-executions <n>",
-      "active executions at once (4)",
+      `active executions at once (${DEFAULT_MAX_CONCURRENT_EXECUTIONS})`,
       1,
       MAX_CONCURRENT_EXECUTIONS_LIMIT,
     ],
     [
       "--artifact-retention-ms <n>",
-      "artifact lifetime from publication (24 h)",
+      `artifact lifetime from publication (${durationText(DEFAULT_ARTIFACT_RETENTION_MS)})`,
       1,
       MAX_ARTIFACT_RETENTION_MS,
     ],
-    ["--artifact-quota-bytes <n>", "artifact store quota (1 GiB)", 1, MAX_ARTIFACT_QUOTA_BYTES],
+    [
+      "--artifact-quota-bytes <n>",
+      `artifact store quota (${bytesText(DEFAULT_ARTIFACT_QUOTA_BYTES)})`,
+      1,
+      MAX_ARTIFACT_QUOTA_BYTES,
+    ],
     [
       "--artifact-max-stream-bytes <n>",
-      "largest stream kept (100 MiB)",
+      `largest stream kept (${bytesText(DEFAULT_ARTIFACT_MAX_STREAM_BYTES)})`,
       1,
       MAX_ARTIFACT_MAX_STREAM_BYTES,
     ],
-    ["--yield-ms <n>", "return a running handle after this long (45000)", 1, MAX_YIELD_MS],
+    [
+      "--yield-ms <n>",
+      `return a running handle after this long (${DEFAULT_YIELD_MS})`,
+      1,
+      MAX_YIELD_MS,
+    ],
     [
       "--max-background-executions <n>",
-      "background executions at once (4)",
+      `background executions at once (${DEFAULT_MAX_BACKGROUND_EXECUTIONS})`,
       1,
       MAX_BACKGROUND_EXECUTIONS_LIMIT,
     ],

@@ -11,12 +11,18 @@ import {
 import { CommandError, quoteValue } from "../errors.js";
 import { SERVER_INSTRUCTIONS } from "../hosts/guidance.js";
 import { DEFAULT_OUTPUT_PAGE_BYTES } from "../limits.js";
-import type { CommandRuntime, WaitRequest } from "../runtime/runtime.js";
-import type { GrepRequest } from "../runtime/search.js";
-import type { ExecRequest, OutputEncoding, StreamName } from "../runtime/types.js";
+import type { CommandRuntime, OutputRequest, WaitRequest } from "../runtime/runtime.js";
+import type { ExecRequest } from "../runtime/types.js";
 import { callerOf } from "./elicitation.js";
 import { errorResult, successResult, type PageSplicer, type ToolResult } from "./results.js";
-import { toolDefinitions, type ToolDefinition } from "./tools.js";
+import {
+  toolDefinitions,
+  type CancelArgs,
+  type ExecArgs,
+  type OutputArgs,
+  type ToolDefinition,
+  type WaitArgs,
+} from "./tools.js";
 import { ArgumentValidator } from "./validate.js";
 
 export interface ServerIdentity {
@@ -29,11 +35,35 @@ type Extra = {
   sendNotification: (notification: ServerNotification) => Promise<void>;
 };
 
-type Handler = (
-  args: Record<string, unknown>,
+/** Each tool's arguments, typed from its own input schema (what the validator let through). */
+interface ToolArgs {
+  system_environment: Record<string, never>;
+  system_output: OutputArgs;
+  system_exec: ExecArgs;
+  system_wait: WaitArgs;
+  system_cancel: CancelArgs;
+}
+
+type Handler<A> = (
+  args: A,
   extra: Extra,
   progressToken: string | number | undefined,
 ) => Promise<object>;
+
+type Handlers = { [K in keyof ToolArgs]: Handler<ToolArgs[K]> };
+
+/** True when every field the schema accepts is one the runtime's request type has. */
+type CoveredBy<Args, Request> = Exclude<keyof Args, keyof Request> extends never ? true : false;
+type Assert<T extends true> = T;
+/**
+ * Compile-time check of the other direction: passing `args` to the runtime already proves the
+ * schema's types fit the request types; this proves no schema field is silently dropped.
+ */
+export type SchemasMatchRequests = [
+  Assert<CoveredBy<ExecArgs, ExecRequest>>,
+  Assert<CoveredBy<WaitArgs, WaitRequest>>,
+  Assert<CoveredBy<OutputArgs, OutputRequest>>,
+];
 
 /**
  * Builds the MCP server for a runtime; connect it to a transport to serve. With a `splicer`
@@ -57,7 +87,11 @@ export function createMcpServer(
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<ToolResult> => {
     const name = request.params.name;
-    const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined;
+    // The one place arguments meet their type: the validator has just checked them against the
+    // schema their type is derived from.
+    const handler = Object.hasOwn(handlers, name)
+      ? (handlers[name as keyof Handlers] as Handler<unknown>)
+      : undefined;
     if (!handler) {
       throw new McpError(
         ErrorCode.InvalidParams,
@@ -80,36 +114,30 @@ export function createMcpServer(
   return server;
 }
 
-function toolHandlers(runtime: CommandRuntime, server: Server): Record<string, Handler> {
+function toolHandlers(runtime: CommandRuntime, server: Server): Handlers {
   return {
     system_environment: async () => runtime.inspect(),
     system_output: async (args, extra) =>
       runtime.readOutput(
         {
-          id: args.id as string | undefined,
-          executionId: args.executionId as string | undefined,
-          stream: args.stream as StreamName,
-          offset: args.offset as number,
-          limit: (args.limit as number | undefined) ?? DEFAULT_OUTPUT_PAGE_BYTES,
-          encoding: (args.encoding as OutputEncoding | undefined) ?? "utf8",
-          waitMs: args.waitMs as number | undefined,
-          grep: args.grep as GrepRequest | undefined,
+          ...args,
+          limit: args.limit ?? DEFAULT_OUTPUT_PAGE_BYTES,
+          encoding: args.encoding ?? "utf8",
         },
         extra.signal,
       ),
     system_exec: async (args, extra, progressToken) =>
-      runtime.execute(args as unknown as ExecRequest, {
+      runtime.execute(args, {
         signal: extra.signal,
         onProgress: progressSender(extra, progressToken),
         caller: callerOf(server, extra.signal),
       }),
     system_wait: async (args, extra, progressToken) =>
-      runtime.wait(args as unknown as WaitRequest, {
+      runtime.wait(args, {
         signal: extra.signal,
         onProgress: progressSender(extra, progressToken),
       }),
-    system_cancel: async (args) =>
-      runtime.cancel(args.executionId as string, args.gracePeriodMs as number | undefined),
+    system_cancel: async (args) => runtime.cancel(args.executionId, args.gracePeriodMs),
   };
 }
 

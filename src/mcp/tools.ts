@@ -1,12 +1,25 @@
 // Tool definitions: JSON Schemas defined once, served by tools/list and checked on every call (§3).
 
-import { MAX_RESULT_SIZE_CHARS } from "../limits.js";
+import {
+  DEFAULT_OUTPUT_PAGE_BYTES,
+  DEFAULT_WAIT_MS,
+  DEFAULT_YIELD_MS,
+  GREP_DEFAULT_MAX_MATCHES,
+  GREP_MAX_MATCHES,
+  MAX_GRACE_PERIOD_REQUEST_MS,
+  MAX_PATTERN_CHARS,
+  MAX_RESULT_SIZE_CHARS,
+  MAX_WAIT_MS,
+  OUTPUT_PAGE_MAX_BASE64_BYTES,
+  OUTPUT_PAGE_MAX_UTF8_BYTES,
+} from "../limits.js";
 import { OUTPUT_ENCODINGS, STREAMS } from "../output/types.js";
 import {
   environmentReportSchema,
   executionReportSchema,
   outputPageSchema,
 } from "./output-schemas.js";
+import type { FromSchema } from "./schema-types.js";
 
 type Schema = Record<string, unknown>;
 
@@ -19,26 +32,33 @@ export interface ToolDefinition {
   _meta?: Record<string, unknown>;
 }
 
+/** A page size as the descriptions show it. */
+const pageSizeText = (bytes: number) =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`;
+
 const executionIdField = {
   type: "string",
   description: "the executionId of a running handle from system_exec",
-};
+} as const;
 
-const waitInputSchema: ToolDefinition["inputSchema"] = {
+const waitInputSchema = {
   type: "object",
   properties: {
     executionId: executionIdField,
     waitMs: {
       type: "integer",
       minimum: 0,
-      description: "how long to wait at most (default 30000, at most 50000)",
+      description: `how long to wait at most (default ${DEFAULT_WAIT_MS}, at most ${MAX_WAIT_MS})`,
     },
     until: {
       type: "object",
       description: "return as soon as a line of output matches",
       properties: {
-        pattern: { type: "string", description: "RE2 regular expression, at most 256 characters" },
-        stream: { type: "string", enum: [...STREAMS], description: "default: both" },
+        pattern: {
+          type: "string",
+          description: `RE2 regular expression, at most ${MAX_PATTERN_CHARS} characters`,
+        },
+        stream: { type: "string", enum: STREAMS, description: "default: both" },
         fromOffset: {
           type: "integer",
           minimum: 0,
@@ -51,21 +71,23 @@ const waitInputSchema: ToolDefinition["inputSchema"] = {
   },
   required: ["executionId"],
   additionalProperties: false,
-};
+} as const;
 
-const cancelInputSchema: ToolDefinition["inputSchema"] = {
+const cancelInputSchema = {
   type: "object",
   properties: {
     executionId: executionIdField,
     gracePeriodMs: {
       type: "integer",
       minimum: 0,
-      description: "ms between SIGTERM and SIGKILL (default: the program's policy, at most 50000)",
+      description:
+        "ms between SIGTERM and SIGKILL " +
+        `(default: the program's policy, at most ${MAX_GRACE_PERIOD_REQUEST_MS})`,
     },
   },
   required: ["executionId"],
   additionalProperties: false,
-};
+} as const;
 
 const WAIT_DESCRIPTION = [
   'Wait for an execution that returned a running handle (status "running") from system_exec.',
@@ -98,7 +120,7 @@ const EXEC_DESCRIPTION = [
   'stderr.truncated is true and artifact.status is "published", page the complete stream with',
   "system_output { id: artifact.id, stream, offset } and follow nextOffset until eof.",
   "Call system_environment to see the registered programs, Roots and limits.",
-  'A call still running after yieldMs (default 45 s) returns status "running" with an',
+  `A call still running after yieldMs (default ${DEFAULT_YIELD_MS / 1000} s) returns status "running" with an`,
   "executionId instead of being cut off: continue with system_wait, read live output with",
   "system_output { executionId }, or stop it with system_cancel. Pass background: true for dev",
   "servers and watchers.",
@@ -121,8 +143,8 @@ const OUTPUT_DESCRIPTION = [
 ].join(" ");
 
 /** The system_exec input schema; `programs` become its enum (sorted). */
-function execInputSchema(programs: string[]): ToolDefinition["inputSchema"] {
-  const program: Schema = {
+function execInputSchema(programs: string[]) {
+  const program: { type: "string"; description: string; enum?: string[] } = {
     type: "string",
     description: "a registered Logical Program name (see system_environment)",
   };
@@ -154,7 +176,7 @@ function execInputSchema(programs: string[]): ToolDefinition["inputSchema"] {
         minimum: 1,
         description:
           "return a running handle if the program is still running after this many ms " +
-          "(default 45000); it keeps running under timeoutMs",
+          `(default ${DEFAULT_YIELD_MS}); it keeps running under timeoutMs`,
       },
       background: {
         type: "boolean",
@@ -171,10 +193,10 @@ function execInputSchema(programs: string[]): ToolDefinition["inputSchema"] {
     },
     required: ["program"],
     additionalProperties: false,
-  };
+  } as const;
 }
 
-const outputInputSchema: ToolDefinition["inputSchema"] = {
+const outputInputSchema = {
   type: "object",
   properties: {
     id: { type: "string", description: "artifact.id from a system_exec result" },
@@ -182,7 +204,7 @@ const outputInputSchema: ToolDefinition["inputSchema"] = {
       type: "string",
       description: "instead of id: a running handle's executionId (live output, running or ended)",
     },
-    stream: { type: "string", enum: [...STREAMS] },
+    stream: { type: "string", enum: STREAMS },
     offset: {
       type: "integer",
       description: "byte offset; start at 0; negative counts from the end (-4096: last 4 KiB)",
@@ -190,17 +212,26 @@ const outputInputSchema: ToolDefinition["inputSchema"] = {
     limit: {
       type: "integer",
       minimum: 1,
-      description: "bytes wanted (default 24576; at most 512 KiB utf8, 1 MiB base64)",
+      description:
+        `bytes wanted (default ${DEFAULT_OUTPUT_PAGE_BYTES}; at most ` +
+        `${pageSizeText(OUTPUT_PAGE_MAX_UTF8_BYTES)} utf8, ` +
+        `${pageSizeText(OUTPUT_PAGE_MAX_BASE64_BYTES)} base64)`,
     },
-    encoding: { type: "string", enum: [...OUTPUT_ENCODINGS], description: "default utf8" },
+    encoding: { type: "string", enum: OUTPUT_ENCODINGS, description: "default utf8" },
     grep: {
       type: "object",
       description:
         "search instead of paging: matching lines from offset, each with byte offset and " +
         "line number; continue at nextOffset",
       properties: {
-        pattern: { type: "string", description: "RE2 regular expression, at most 256 characters" },
-        maxMatches: { type: "integer", description: "default 50, at most 1000" },
+        pattern: {
+          type: "string",
+          description: `RE2 regular expression, at most ${MAX_PATTERN_CHARS} characters`,
+        },
+        maxMatches: {
+          type: "integer",
+          description: `default ${GREP_DEFAULT_MAX_MATCHES}, at most ${GREP_MAX_MATCHES}`,
+        },
         ignoreCase: { type: "boolean" },
       },
       required: ["pattern"],
@@ -211,12 +242,21 @@ const outputInputSchema: ToolDefinition["inputSchema"] = {
       minimum: 0,
       description:
         "with executionId: when offset is past the bytes so far, wait up to this long for more " +
-        "(default 0, at most 50000)",
+        `(default 0, at most ${MAX_WAIT_MS})`,
     },
   },
   required: ["stream", "offset"],
   additionalProperties: false,
-};
+} as const;
+
+/** system_exec arguments as the schema describes them (what the validator lets through). */
+export type ExecArgs = FromSchema<ReturnType<typeof execInputSchema>>;
+/** system_wait arguments. */
+export type WaitArgs = FromSchema<typeof waitInputSchema>;
+/** system_cancel arguments. */
+export type CancelArgs = FromSchema<typeof cancelInputSchema>;
+/** system_output arguments. */
+export type OutputArgs = FromSchema<typeof outputInputSchema>;
 
 /** Every tool, in tools/list order (§3). */
 export function toolDefinitions(programs: string[]): ToolDefinition[] {

@@ -25,6 +25,8 @@ const FIELD_CODES: Record<string, ErrorCode> = {
 /** A compiled validator per tool. */
 export class ArgumentValidator {
   private readonly validators = new Map<string, ValidateFunction>();
+  /** One Ajv for every tool, created on the first call (cold start compiles nothing). */
+  private ajv: InstanceType<typeof Ajv> | undefined;
 
   constructor(private readonly tools: ToolDefinition[]) {}
 
@@ -41,8 +43,8 @@ export class ArgumentValidator {
     if (!validate) {
       const definition = this.tools.find((t) => t.name === tool);
       if (!definition) throw new Error(`no tool ${tool}`);
-      const ajv = new Ajv({ allErrors: true, strict: true });
-      validate = ajv.compile(definition.inputSchema);
+      this.ajv ??= new Ajv({ allErrors: true, strict: true });
+      validate = this.ajv.compile(definition.inputSchema);
       this.validators.set(tool, validate);
     }
     return validate;

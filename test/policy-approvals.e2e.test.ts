@@ -251,6 +251,31 @@ describe("ask without elicitation: approve <id> out of band", () => {
     expect(late.stderr).toMatch(/APPROVAL_NOT_FOUND: .*already denied/);
   });
 
+  it("exec answers APPROVAL_REQUIRED too, and runs once with --approval-id", async () => {
+    const manifestFile = path.join(dir, "manifest.json");
+    const exec = (extra: string[]) =>
+      cli(dir, [
+        "exec",
+        "--manifest",
+        manifestFile,
+        "--root",
+        dir,
+        ...extra,
+        "true",
+        "--ask",
+        "cli",
+      ]);
+    const first = exec([]);
+    expect(first.status).toBe(1);
+    expect(first.stderr).toMatch(/APPROVAL_REQUIRED: true: /);
+    const id = approvalIdOf(first.stderr);
+    expect(cli(dir, ["approve", "--yes", id]).status).toBe(0);
+    const approved = exec(["--approval-id", id]);
+    expect(approved.status, approved.stderr).toBe(0);
+    expect(JSON.parse(approved.stdout).exitCode).toBe(0);
+    expect(exec(["--approval-id", id]).stderr).toMatch(/APPROVAL_REQUIRED: /);
+  });
+
   it("approve without a terminal and without --yes → TTY_REQUIRED (exit 2); unknown id → exit 1", async () => {
     const id = await requireApproval(["--ask", "tty"]);
     const noTty = cli(dir, ["approve", id]);

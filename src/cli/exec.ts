@@ -11,6 +11,7 @@ export interface ExecOptions extends CommonOptions {
   cwd?: string;
   timeoutMs?: number;
   inputFile?: string;
+  approvalId?: string;
   format?: ExecFormat;
 }
 
@@ -28,7 +29,14 @@ export async function execCommand(
   try {
     const input = options.inputFile ? await readInputFile(options.inputFile) : undefined;
     const result = await runtime.execute(
-      { program, args, cwd: options.cwd, timeoutMs: options.timeoutMs, input },
+      {
+        program,
+        args,
+        cwd: options.cwd,
+        timeoutMs: options.timeoutMs,
+        input,
+        approvalId: options.approvalId,
+      },
       { signal: abort.signal, noYield: true },
     );
     if (result.status !== "completed") throw new Error("exec never yields");

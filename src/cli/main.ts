@@ -72,6 +72,7 @@ function buildProgram(exitWith: (code: number) => void): Command {
       ),
     )
     .option("--input-file <file>", "file whose text is written to stdin")
+    .option("--approval-id <id>", "after APPROVAL_REQUIRED and `approve <id>`: the approval (§21)")
     .addOption(
       new Option("--format <format>", "how to print the result")
         .choices(EXEC_FORMATS)

@@ -85,6 +85,13 @@ export class AuditTrail {
       throw unavailable(`the audit log ${target} cannot be opened (${errnoCode(error)})`);
     }
     const stats = fs.fstatSync(fd);
+    if (stats.isFile() && (stats.mode & 0o777) !== PRIVATE_FILE_MODE) {
+      try {
+        fs.fchmodSync(fd, PRIVATE_FILE_MODE); // an existing file is made 0600 like a new one
+      } catch {
+        // Not ours to change: it keeps its mode.
+      }
+    }
     if (!stats.isFile()) {
       fs.closeSync(fd);
       throw unavailable(`the audit log ${target} is not a regular file`);

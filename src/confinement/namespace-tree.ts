@@ -4,9 +4,11 @@
 // live process left, so `treeCleaned: true` is confirmed by the namespace being gone.
 
 import type { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import { PosixProcessGroup } from "../process/posix-group.js";
 import type { ProcessTree } from "../process/tree.js";
 import type { CleanupError } from "../process/types.js";
+import { within } from "../within.js";
 import { INFO_WAIT_MS, SETTLE_MS, SETTLE_POLL_MS } from "./constants.js";
 import {
   isLiveMember,
@@ -19,17 +21,8 @@ import {
 async function waitWhile(condition: () => boolean, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
   while (condition() && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    await sleep(SETTLE_POLL_MS);
   }
-}
-
-/** Resolves with the promise's value, or undefined after `ms`. */
-function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** A bwrap process group plus the PID namespace bwrap created. */
@@ -77,7 +70,7 @@ export class NamespaceProcessGroup implements ProcessTree {
    * finishes exiting); after a termination request the group and the whole of /proc are checked.
    */
   async isEmpty(): Promise<boolean> {
-    const info = this.known ?? (await withinMs(this.info, INFO_WAIT_MS));
+    const info = this.known ?? (await within(this.info, INFO_WAIT_MS, undefined));
     if (info && this.rootExited && !this.stopping) {
       // bwrap exits as soon as its PID 1 reports the program's status; PID 1 is then already
       // tearing the namespace down. Give that a moment instead of mistaking it for leftovers.

@@ -25,7 +25,7 @@ import type {
   TerminationOutcome,
   TerminationReason,
 } from "./types.js";
-import { within } from "./within.js";
+import { within } from "../within.js";
 
 /** Extra wait for the root's exit event after its tree was killed. */
 const EXIT_AFTER_KILL_WAIT_MS = 500;

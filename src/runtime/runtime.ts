@@ -38,7 +38,7 @@ import {
   checkYield,
   foregroundTimeout,
 } from "./validate-request.js";
-import { within } from "./within.js";
+import { within } from "../within.js";
 
 export type { RuntimeOptions } from "./options.js";
 

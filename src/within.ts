@@ -1,4 +1,5 @@
-// The one race of a promise against a timer, used wherever the runtime stops waiting.
+// The one race of a promise against a timer (node:timers/promises), used wherever the runtime
+// or a stage stops waiting. A shared leaf module, so stages may use it too.
 
 import { setTimeout as delay } from "node:timers/promises";
 

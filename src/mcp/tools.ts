@@ -123,7 +123,7 @@ const EXEC_DESCRIPTION = [
   `A call still running after yieldMs (default ${DEFAULT_YIELD_MS / 1000} s) returns status "running" with an`,
   "executionId instead of being cut off: continue with system_wait, read live output with",
   "system_output { executionId }, or stop it with system_cancel. Pass background: true for dev",
-  "servers and watchers.",
+  "servers and watchers (the program's policy.allowBackground must allow it).",
 ].join(" ");
 
 const ENVIRONMENT_DESCRIPTION = [
@@ -137,7 +137,9 @@ const OUTPUT_DESCRIPTION = [
   "Read the complete stdout or stderr of a finished execution page by page, from the artifact id",
   'in its result (artifact.status "published"). Start at offset 0 and pass nextOffset back until',
   "eof is true; utf8 pages end on a character boundary, so bytes may be below limit — always",
-  'follow nextOffset. Use encoding "base64" for binary output. For an execution that',
+  "follow nextOffset. A negative offset counts from the end (-4096: the last 4 KiB). grep:",
+  "{ pattern } returns matching lines with line numbers instead of a page (continue at",
+  'nextOffset while eof is false). Use encoding "base64" for binary output. For an execution that',
   "returned a running handle pass executionId instead of id to read its output live (waitMs",
   "waits for more); eof becomes true only after it has ended.",
 ].join(" ");

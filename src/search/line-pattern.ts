@@ -44,8 +44,11 @@ const CLASS_ESCAPES = new Set([..."dDwWsSbB"]);
  * The longest run of plain characters the pattern requires in every match, or undefined when it
  * cannot prove one. Conservative: any alternation, group, flag or unusual escape gives none.
  */
-export function requiredLiteral(pattern: string): string | undefined {
-  if (/[|()]/.test(pattern.replace(/\\./g, ""))) return undefined;
+export function requiredLiteral(source: string): string | undefined {
+  // Flags for the rest of the pattern ((?i) …) change what a literal means: no prefilter.
+  if (/\(\?[A-Za-z-]+\)/.test(source)) return undefined;
+  const pattern = withoutGroups(source);
+  if (pattern === undefined || /[|()]/.test(pattern.replace(/\\./g, ""))) return undefined;
   const runs: string[] = [];
   let run = "";
   const end = () => {
@@ -94,6 +97,36 @@ export function requiredLiteral(pattern: string): string | undefined {
   end();
   // A quantifier after an escaped or plain character was handled above; take the longest run.
   return runs.sort((a, b) => b.length - a.length)[0];
+}
+
+/**
+ * The pattern with every group replaced by `.` (an atom that ends a literal run; a quantifier
+ * after it then applies to nothing required), or undefined when the parentheses do not balance.
+ */
+function withoutGroups(pattern: string): string | undefined {
+  let out = "";
+  let depth = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (ch === "\\") {
+      if (depth === 0) out += pattern.slice(i, i + 2);
+      i++;
+    } else if (ch === "[") {
+      const close = classEnd(pattern, i);
+      if (close < 0) return undefined;
+      if (depth === 0) out += pattern.slice(i, close + 1);
+      i = close;
+    } else if (ch === "(") {
+      if (depth === 0) out += ".";
+      depth++;
+    } else if (ch === ")") {
+      if (depth === 0) return undefined;
+      depth--;
+    } else if (depth === 0) {
+      out += ch;
+    }
+  }
+  return depth === 0 ? out : undefined;
 }
 
 /** The index of the `]` closing the class opened at `open`, or -1. */

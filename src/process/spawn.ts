@@ -8,6 +8,8 @@ export interface LaunchSpec {
   command: string;
   args: string[];
   cwd: string;
+  /** Where the child chdirs when it differs from `cwd` (a pinned directory, roots/cwd-pin.ts). */
+  spawnCwd?: string;
   env: Record<string, string>;
   /** Whether stdin is a pipe the runtime writes `input` to; otherwise it is /dev/null. */
   stdinPipe: boolean;
@@ -32,7 +34,7 @@ export async function launch(spec: LaunchSpec): Promise<StartedChild> {
     let child: ChildProcess;
     try {
       child = spawnImpl(spec.command, spec.args, {
-        cwd: spec.cwd,
+        cwd: spec.spawnCwd ?? spec.cwd,
         env: spec.env,
         stdio: [
           spec.stdinPipe ? "pipe" : "ignore",

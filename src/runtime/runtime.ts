@@ -6,6 +6,7 @@ import { CommandError, quoteValue } from "../errors.js";
 import { CANCEL_RETURN_WITHIN_MS, DEFAULT_WAIT_MS } from "../limits.js";
 import type { Caller } from "../policy/gate.js";
 import type { RegisteredProgram } from "../programs/types.js";
+import { pinCwd } from "../roots/cwd-pin.js";
 import { authorizeCwd } from "../roots/roots.js";
 import { MatchPacer } from "../search/pacer.js";
 import { compileBoundedPattern } from "../search/pattern.js";
@@ -320,8 +321,10 @@ export class CommandRuntime {
         logicalName: program.name,
         executable: program.executable,
       };
+      // Unconfined: the child starts in the very directory that was checked (#14).
+      const pinned = confined ? undefined : pinCwd(cwd, this.options.roots, launch.platform);
       const execution = await Execution.start({
-        launch: confined?.launch ?? launch,
+        launch: confined?.launch ?? { ...launch, spawnCwd: pinned?.spawnCwd },
         treeFor: confined?.tree,
         input,
         timeoutMs,
@@ -334,10 +337,12 @@ export class CommandRuntime {
         mayOutliveCall,
         background: lane === "background",
         observeOutput: admission?.recorder?.observe,
-      }).catch(async (error: unknown) => {
-        await confined?.dispose();
-        throw error;
-      });
+      })
+        .catch(async (error: unknown) => {
+          await confined?.dispose();
+          throw error;
+        })
+        .finally(() => pinned?.close());
       if (admission?.recorder) void execution.result.then(admission.recorder.finish, () => {});
       this.active.add(execution);
       this.options.groups?.add(execution.pid);

@@ -33,7 +33,8 @@ export function checkPageRequest(offset: unknown, limit: unknown, encoding: unkn
       `expected offset to be an integer byte offset (negative: from the end), got ${describeValue(offset)}`,
     );
   }
-  if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit < 1) {
+  // Any integer ≥ 1 is a valid limit, also past 2^53: it is clamped to the page maximum (§3.3).
+  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1) {
     throw new CommandError(
       "INVALID_OUTPUT_PAGE",
       `expected limit to be an integer of at least 1 byte, got ${describeValue(limit)}`,

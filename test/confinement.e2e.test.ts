@@ -450,6 +450,41 @@ describe.runIf(requireBwrapInCi())("confinement at startup and after a crash", (
     }
   });
 
+  it("the audit log's directory is hidden from confined programs", async () => {
+    const auditDir = mkdtempSync(path.join("/var/tmp", "scm-audit-"));
+    const auditLog = path.join(auditDir, "audit.jsonl");
+    const args = [
+      "--manifest",
+      writeManifest(dir, manifestFor()),
+      "--root",
+      dir,
+      "--artifact-dir",
+      path.join(dir, "artifacts"),
+      "--audit-log",
+      auditLog,
+    ];
+    const server = await startServer({ args });
+    try {
+      await server.exec({ program: "free", args: ["-c", "true"] }); // something to record
+      expect(existsSync(auditLog)).toBe(true);
+      const unconfined = await server.exec({
+        program: "free",
+        args: ["-c", `ls -A '${auditDir}'`],
+      });
+      expect(unconfined.stdout.text).toContain("audit.jsonl");
+      const confined = await server.exec({
+        program: "sh",
+        args: ["-c", `ls -A '${auditDir}' | wc -l; echo forged >> '${auditLog}'`],
+      });
+      expect(confined.stdout.text).toBe("0\n");
+      expect(confined.exitCode).not.toBe(0);
+      expect(readFileSync(auditLog, "utf8")).not.toContain("forged");
+    } finally {
+      await server.close();
+      removeDir(auditDir);
+    }
+  });
+
   it("crash reaping: a SIGKILLed server's confined background tree is gone, its file reaped", async () => {
     const stateHome = path.join(dir, "state");
     const env = baseEnv({ XDG_STATE_HOME: stateHome });

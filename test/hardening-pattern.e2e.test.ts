@@ -83,6 +83,39 @@ describe("bounded pattern matching", () => {
     }
   }, 120_000);
 
+  it("serves a ping while a costly grep pattern scans 512 KiB, within the 2 s scan budget", async () => {
+    const handle = await server.exec({ program: "node", args: ["-e", WRITER], background: true });
+    try {
+      const ready = await server.call("system_wait", {
+        executionId: handle.executionId,
+        waitMs: 30_000,
+        until: { pattern: "^READY$", stream: "stdout" },
+      });
+      expect((ready.structuredContent as any).match?.text).toBe("READY");
+      const grep = timed(
+        server.call("system_output", {
+          executionId: handle.executionId,
+          stream: "stdout",
+          offset: 0,
+          grep: { pattern: COSTLY_PATTERN },
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const ping = await timed(server.client.ping());
+      const scanned = await grep;
+      expect(
+        scanned.value.isError,
+        JSON.stringify(scanned.value.content).slice(0, 300),
+      ).toBeFalsy();
+      expect((scanned.value.structuredContent as any).matches).toEqual([]);
+      // §3.3: one call scans at most 2 s (then scanLimited); slack for a loaded machine.
+      expect(scanned.ms).toBeLessThan(2000 + WAIT_SLACK_MS);
+      expect(ping.ms).toBeLessThan(PING_BOUND_MS);
+    } finally {
+      await server.call("system_cancel", { executionId: handle.executionId, gracePeriodMs: 0 });
+    }
+  }, 120_000);
+
   it("still finds a match of a costly pattern within its line bound", async () => {
     // 603 instructions: lines are matched on their first 1 Mi / 603 = 1738 bytes.
     const script = `process.stdout.write("x".repeat(1500) + "b\\n"); setTimeout(() => {}, 60000);`;

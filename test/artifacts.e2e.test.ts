@@ -649,28 +649,42 @@ describe("two servers sharing one store", () => {
         generate(server, "binary", base + 2 * i, 150_000 + i, 5000 + i),
       );
     const results = await Promise.all([...run(a, 1000), ...run(b, 2000)]);
+    // 20 publications contend for one lock that each waits at most 500 ms for (§6.6): on a
+    // CPU-starved machine a few may lose that race. Losing it is the specified outcome
+    // (`unavailable`, LOCK_TIMEOUT) and must leave no trace; what may never happen is a lost or
+    // corrupt published artifact, or any other failure.
     for (const r of results) {
       expect(r.exitCode).toBe(0);
-      expect(r.artifact.status, JSON.stringify(r.artifact)).toBe("published");
+      if (r.artifact.status !== "published") {
+        expect(r.artifact, JSON.stringify(r.artifact)).toEqual({
+          status: "unavailable",
+          reason: "LOCK_TIMEOUT",
+        });
+      }
     }
-    const ids = results.map((r) => r.artifact.id as string);
-    expect(new Set(ids).size).toBe(2 * N);
+    const published = results
+      .map((r, index) => ({ index, id: r.artifact.id as string | undefined }))
+      .filter((p): p is { index: number; id: string } => p.id !== undefined);
+    expect(published.filter((p) => p.index < N).length).toBeGreaterThan(0);
+    expect(published.filter((p) => p.index >= N).length).toBeGreaterThan(0);
+    const ids = published.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
     expect(readdirSync(path.join(store, "published")).sort()).toEqual([...ids].sort());
 
-    const check = async (reader: TestServer, index: number) => {
+    const check = async (reader: TestServer, index: number, id: string) => {
       const seed = index < N ? 1000 + 2 * index : 2000 + 2 * (index - N);
       const i = index % N;
-      const out = await readStream(reader, ids[index]!, "stdout", "base64", 1 << 20);
+      const out = await readStream(reader, id, "stdout", "base64", 1 << 20);
       expect(sha256(out.bytes)).toBe(sha256(gen.bytes(seed, 150_000 + i)));
-      const err = await readStream(reader, ids[index]!, "stderr", "base64", 1 << 20);
+      const err = await readStream(reader, id, "stderr", "base64", 1 << 20);
       expect(sha256(err.bytes)).toBe(sha256(gen.bytes(seed + 1, 5000 + i)));
     };
     // Cross reads, concurrently: a reads b's, b reads a's; then each its own.
-    await Promise.all(ids.map((_, index) => check(index < N ? b : a, index)));
-    await Promise.all(ids.map((_, index) => check(index < N ? a : b, index)));
-    // Nothing left half-written.
+    await Promise.all(published.map((p) => check(p.index < N ? b : a, p.index, p.id)));
+    await Promise.all(published.map((p) => check(p.index < N ? a : b, p.index, p.id)));
+    // Nothing left half-written, also by the publications that lost the lock race.
     expect(readdirSync(path.join(store, "staging"))).toEqual([]);
-    expect(readdirSync(path.join(store, "published"))).toHaveLength(2 * N);
+    expect(readdirSync(path.join(store, "published"))).toHaveLength(ids.length);
     expect(existsSync(path.join(store, "store.lock"))).toBe(false);
   });
 });

@@ -20,8 +20,7 @@ describe("raw-server helper", () => {
   it.runIf(process.platform === "linux")(
     "absorbs EPIPE from writes to a server that already exited",
     async () => {
-      // The race is provoked on purpose; on a loaded machine one attempt may miss it (the write is
-      // queued and then cancelled by Node's own stdin teardown at exit), so try a few servers.
+      // The race is provoked on purpose (see isZombie); a few servers in case one still misses it.
       let sawEpipe = false;
       for (let attempt = 0; attempt < RACE_ATTEMPTS && !sawEpipe; attempt++) {
         sawEpipe = await writeAfterDeath();
@@ -63,11 +62,17 @@ async function writeAfterDeath(): Promise<boolean> {
   return true;
 }
 
-/** Whether a pid is an exited-but-unreaped process (Linux /proc state Z). */
+/**
+ * Whether a pid's whole process has exited but is not reaped yet: its leader is a zombie (Linux
+ * /proc state Z) AND no other thread is left. A multi-threaded process (Node has a dozen) shows
+ * its leader as Z while the other threads are still exiting, and its file table, with the far
+ * end of our stdin pipe, is only closed with the last thread: a write before then succeeds.
+ */
 function isZombie(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z") && /^Threads:\s+1$/m.test(status);
   } catch {
     return false;
   }

@@ -2,6 +2,7 @@
 
 import { readFile } from "node:fs/promises";
 import { CommandError, errnoCode } from "../errors.js";
+import { STREAMS } from "../output/types.js";
 import type { CanonicalResult } from "../runtime/types.js";
 import { bootstrap } from "./bootstrap.js";
 import { logError } from "./log.js";
@@ -78,7 +79,7 @@ export function formatText(result: CanonicalResult): string {
     `${result.durationMs} ms`,
   ].filter(Boolean);
   const lines = [`${result.programSelection.logicalName}: ${status} (${flags.join(", ")})`];
-  for (const stream of ["stdout", "stderr"] as const) {
+  for (const stream of STREAMS) {
     const output = result[stream];
     if (output.totalBytes === 0) continue;
     lines.push(

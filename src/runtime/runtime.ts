@@ -8,6 +8,7 @@ import type { Caller } from "../policy/gate.js";
 import type { RegisteredProgram } from "../programs/types.js";
 import { pinCwd } from "../roots/cwd-pin.js";
 import { authorizeCwd } from "../roots/roots.js";
+import { STREAMS } from "../output/types.js";
 import { MatchPacer } from "../search/pacer.js";
 import { compileBoundedPattern } from "../search/pattern.js";
 import { confinedSelection, confineLaunch } from "./confine.js";
@@ -220,7 +221,7 @@ export class CommandRuntime {
   private async scanners(until: NonNullable<WaitRequest["until"]>): Promise<LineScanner[]> {
     const pattern = await compileBoundedPattern(until.pattern, "until.pattern");
     const from = until.fromOffset ?? 0;
-    const streams: StreamName[] = until.stream ? [until.stream] : ["stdout", "stderr"];
+    const streams: StreamName[] = until.stream ? [until.stream] : [...STREAMS];
     return streams.map((stream) => new LineScanner(stream, from, pattern));
   }
 

@@ -21,7 +21,6 @@ import {
   MARKER_TEXT,
   NONZERO_CALL,
   NONZERO_EXIT_CODE,
-  SLOW_CALL,
   SLOW_MS,
   SLOW_STDOUT,
   bigOutput,
@@ -29,6 +28,7 @@ import {
   markerOffset,
 } from "./helpers/programs.js";
 import type { RunResult } from "./helpers/run.js";
+import { YIELD_AND_CUT_OPTIONS, YIELD_AND_CUT_TURNS } from "./helpers/yield-and-cut.js";
 import { jsonIn } from "./helpers/script.js";
 import type { ScriptedTurn, SeenResult } from "./helpers/script.js";
 import { killProcessesMentioning, makeWorkspace, waitForNoProcesses } from "./helpers/server.js";
@@ -243,38 +243,7 @@ describe("a call longer than Gemini's per-server timeout, and Gemini's own cut",
   const big = bigOutput();
 
   beforeAll(async () => {
-    // The entry's `timeout` is 6 s here (the printed 300 s, lowered); the program runs 8 s and
-    // the server (--yield-ms 1500) hands back a running handle long before that.
-    // --max-output-bytes 65536 widens the excerpts past what Gemini keeps whole.
-    // Each wait differs a little: Gemini stops a session that repeats an identical call.
-    const waitStep = (index: number) => (results: string[]) => ({
-      executionId: jsonIn(results[0] ?? "").executionId ?? "missing",
-      waitMs: 2_500 + index,
-    });
-    slow = await session(
-      [
-        { tool: "system_exec", args: () => ({ ...SLOW_CALL, timeoutMs: 60_000 }) },
-        ...Array.from({ length: 5 }, (_, index) => ({
-          tool: "system_wait",
-          args: waitStep(index),
-        })),
-        { tool: "system_exec", args: () => BIG_CALL },
-        {
-          tool: "system_output",
-          // What a model can still read after the cut: the artifact id near the top.
-          args: (results) => ({
-            id: /"id": "([0-9a-f]{32})"/.exec(results[6] ?? "")?.[1] ?? "missing",
-            stream: "stdout",
-            offset: 0,
-            limit: 4_096,
-          }),
-        },
-      ],
-      {
-        flags: ["--yield-ms", "1500", "--max-output-bytes", "65536"],
-        entryChanges: { timeout: 6_000 },
-      },
-    );
+    slow = await session(YIELD_AND_CUT_TURNS, YIELD_AND_CUT_OPTIONS);
   }, 200_000);
 
   it("completes through the server's yield and system_wait", () => {

@@ -4,29 +4,18 @@
 // server never crashes. Bounded in time (the suite runs on 2 cores).
 
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRawServer, type RawServer } from "./helpers/raw-server.js";
-import { eventually, removeDir, tempDir, writeManifest } from "./helpers/server.js";
+import { describe, expect, it } from "vitest";
+import { shareRawServer, type RawServer } from "./helpers/raw-server.js";
+import { eventually } from "./helpers/server.js";
 
 const SEED = 0x5eed14;
 const RUNS = 250;
 const TIME_BUDGET_MS = 20_000;
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
 
-let dir: string;
 let server: RawServer;
 
-beforeAll(async () => {
-  dir = tempDir();
-  server = startRawServer(["--manifest", writeManifest(dir), "--root", dir]);
-  await server.initialize();
-});
-
-afterAll(async () => {
-  server.child.stdin.end();
-  await server.exited;
-  removeDir(dir);
-});
+shareRawServer((started) => (server = started));
 
 let counter = 0;
 /** Ids of each kind, made unique per frame so that answers can be matched. */

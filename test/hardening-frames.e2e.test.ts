@@ -1,24 +1,13 @@
 // Malformed JSON-RPC requests that carry a valid id get an error reply carrying that id (#14),
 // instead of being dropped while the client waits for its own timeout.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRawServer, type RawServer } from "./helpers/raw-server.js";
-import { eventually, removeDir, tempDir, writeManifest } from "./helpers/server.js";
+import { describe, expect, it } from "vitest";
+import { shareRawServer, type RawServer } from "./helpers/raw-server.js";
+import { eventually } from "./helpers/server.js";
 
-let dir: string;
 let server: RawServer;
 
-beforeAll(async () => {
-  dir = tempDir();
-  server = startRawServer(["--manifest", writeManifest(dir), "--root", dir]);
-  await server.initialize();
-});
-
-afterAll(async () => {
-  server.child.stdin.end();
-  await server.exited;
-  removeDir(dir);
-});
+shareRawServer((started) => (server = started));
 
 /** The parsed stdout message answering `id` (string ids too), waiting up to 10 s. */
 async function answerTo(id: string | number): Promise<any> {

@@ -3,7 +3,16 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { CLI_ENTRY, baseEnv, eventually, FIXTURES } from "./server.js";
+import { afterAll, beforeAll } from "vitest";
+import {
+  CLI_ENTRY,
+  baseEnv,
+  eventually,
+  FIXTURES,
+  removeDir,
+  tempDir,
+  writeManifest,
+} from "./server.js";
 
 export interface RawServer {
   child: ChildProcessWithoutNullStreams;
@@ -135,4 +144,26 @@ export function readPidFile(file: string): number {
   const pid = Number(text);
   if (!/^\d+$/.test(text) || pid <= 1) throw new Error(`expected a pid in ${file}, got "${text}"`);
   return pid;
+}
+
+/**
+ * One raw server for a whole test file (the default test manifest, its temp dir as the Root),
+ * initialized before the first test; stdin is ended and the directory removed after the last.
+ */
+export function shareRawServer(assign: (server: RawServer, dir: string) => void): void {
+  let dir: string | undefined;
+  let server: RawServer | undefined;
+  beforeAll(async () => {
+    dir = tempDir();
+    server = startRawServer(["--manifest", writeManifest(dir), "--root", dir]);
+    await server.initialize();
+    assign(server, dir);
+  });
+  afterAll(async () => {
+    if (server) {
+      server.child.stdin.end();
+      await server.exited;
+    }
+    if (dir) removeDir(dir);
+  });
 }

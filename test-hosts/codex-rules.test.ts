@@ -113,6 +113,9 @@ it("shows the model ARGUMENTS_DENIED and an approval error for rule-guarded call
   );
   expect(existsSync(marker)).toBe(false);
 
+  // Codex SIGTERMs the server at exit without waiting for it: the server writes chain-end while it
+  // shuts down, so read the log once it is gone.
+  expect(await waitForNoProcesses(workspace.root)).toEqual([]);
   // The audit log of the session: the denial, the approval step, a closed chain.
   const records = readFileSync(auditLog, "utf8")
     .trimEnd()
@@ -121,5 +124,4 @@ it("shows the model ARGUMENTS_DENIED and an approval error for rule-guarded call
   expect(records.map((r) => r.event)).toEqual(["chain-start", "denied", "approval", "chain-end"]);
   expect(records[1]).toMatchObject({ program: "git", rule: 0 });
   expect(records[2]).toMatchObject({ outcome: "denied", via: "elicitation", detail: "decline" });
-  expect(await waitForNoProcesses(workspace.root)).toEqual([]);
 });

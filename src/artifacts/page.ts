@@ -4,6 +4,7 @@
 import type { FileHandle } from "node:fs/promises";
 import { CommandError } from "../errors.js";
 import { readPage as readStreamPage, type PageRequest } from "../output/page.js";
+import { ScratchBuffers } from "../output/scratch.js";
 import type { OutputPage, ReadBytes } from "../output/types.js";
 
 export { checkOffsetWithin, checkPageRequest, type PageRequest } from "../output/page.js";
@@ -18,17 +19,26 @@ export function readPage(
   request: PageRequest,
   final = true,
 ): Promise<OutputPage> {
-  return readStreamPage(fileReadBytes(file), length, request, final);
+  const read: ReadBytes = (position, size) =>
+    readExactly(file, position, size, pageScratch.take(size));
+  return readStreamPage(read, length, request, final, (bytes) => pageScratch.give(bytes));
 }
+
+/** Page reads go through reused buffers: a 1 MiB page is read, encoded and given back. */
+const pageScratch = new ScratchBuffers();
 
 /** Positioned reads of an open file. */
 export function fileReadBytes(file: FileHandle): ReadBytes {
-  return (position, size) => readExactly(file, position, size);
+  return (position, size) => readExactly(file, position, size, Buffer.allocUnsafe(size));
 }
 
-/** One buffer, filled by positioned reads (a read may return fewer bytes than asked). */
-async function readExactly(file: FileHandle, position: number, size: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(size);
+/** Fills `buffer` by positioned reads (a read may return fewer bytes than asked). */
+async function readExactly(
+  file: FileHandle,
+  position: number,
+  size: number,
+  buffer: Buffer,
+): Promise<Buffer> {
   let filled = 0;
   while (filled < size) {
     const { bytesRead } = await file.read(buffer, filled, size - filled, position + filled);

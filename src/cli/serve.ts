@@ -76,10 +76,26 @@ function reapLeftovers(): void {
   }
 }
 
-/** Writes one message line to stdout, resolving once it is accepted (as the SDK's transport). */
+/**
+ * Writes one message line to stdout, resolving once the write has finished with `line` (the
+ * splicer reuses it) and stdout can take more (as the SDK's transport waits for 'drain').
+ */
 function writeStdout(line: Buffer): Promise<void> {
   return new Promise((resolve) => {
-    if (process.stdout.write(line)) resolve();
-    else process.stdout.once("drain", resolve);
+    let written = false;
+    let drained = true;
+    const settle = () => {
+      if (written && drained) resolve();
+    };
+    drained = process.stdout.write(line, () => {
+      written = true;
+      settle();
+    });
+    if (!drained) {
+      process.stdout.once("drain", () => {
+        drained = true;
+        settle();
+      });
+    }
   });
 }

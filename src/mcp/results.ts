@@ -3,6 +3,7 @@
 
 import { randomBytes } from "node:crypto";
 import { CommandError } from "../errors.js";
+import { ScratchBuffers } from "../output/scratch.js";
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -49,6 +50,8 @@ export interface SplicableTransport {
  */
 export class PageSplicer {
   private readonly stashed = new Map<string, string>();
+  /** Message lines are built in reused buffers, given back once `write` has finished. */
+  private readonly lines = new ScratchBuffers();
 
   /** The tool result of `value`; a large base64 page is stashed behind a token. */
   result(value: object): ToolResult {
@@ -67,6 +70,7 @@ export class PageSplicer {
   /**
    * Wraps `transport.send`: a message that carries a stashed token is written by `write` as
    * one Buffer with the page spliced in; every other message goes through the transport as is.
+   * `write` must resolve only once it is done with the Buffer (it is reused for the next page).
    */
   attach(transport: SplicableTransport, write: (line: Buffer) => Promise<void>): void {
     const send = transport.send.bind(transport) as (m: unknown, o?: unknown) => Promise<void>;
@@ -78,13 +82,20 @@ export class PageSplicer {
       const base64 = typeof token === "string" ? this.stashed.get(token) : undefined;
       if (base64 === undefined) return send(message, options);
       this.stashed.delete(token as string);
-      return write(spliceLine(JSON.stringify(message) + "\n", token as string, base64));
+      const json = JSON.stringify(message) + "\n";
+      const line = spliceLine(json, token as string, base64, (size) => this.lines.take(size));
+      return write(line).finally(() => this.lines.give(line));
     };
   }
 }
 
-/** `json` with every occurrence of `token` replaced by `base64`, as UTF-8 bytes. */
-export function spliceLine(json: string, token: string, base64: string): Buffer {
+/** `json` with every occurrence of `token` replaced by `base64`, as UTF-8 bytes in `allocate`d memory. */
+export function spliceLine(
+  json: string,
+  token: string,
+  base64: string,
+  allocate: (size: number) => Buffer = Buffer.allocUnsafe,
+): Buffer {
   const pieces: string[] = [];
   let from = 0;
   for (let at = json.indexOf(token); at !== -1; at = json.indexOf(token, from)) {
@@ -94,7 +105,7 @@ export function spliceLine(json: string, token: string, base64: string): Buffer 
   pieces.push(json.slice(from));
   const lengths = pieces.map((piece) => Buffer.byteLength(piece, "utf8"));
   const total = lengths.reduce((a, b) => a + b, 0) + (pieces.length - 1) * base64.length;
-  const line = Buffer.allocUnsafe(total);
+  const line = allocate(total);
   let offset = 0;
   for (let i = 0; i < pieces.length; i++) {
     offset += line.write(pieces[i]!, offset, lengths[i], "utf8");

@@ -74,20 +74,24 @@ export function memoryReader(bytes: Buffer): ReadBytes {
 /**
  * One page of the first `length` bytes of a stream (the caller has checked offset ≤ length).
  * `eof` is nextOffset === length. `final` is false for a live spool whose length may still grow:
- * a utf8 character cut by its current end then waits for the next page.
+ * a utf8 character cut by its current end then waits for the next page. `release` gets each
+ * buffer `read` returned once the page no longer needs its bytes.
  */
 export async function readPage(
   read: ReadBytes,
   length: number,
   request: PageRequest,
   final = true,
+  release: (bytes: Buffer) => void = () => {},
 ): Promise<OutputPage> {
   const { limit, encoding } = request;
   const start = resolveOffset(request.offset, length);
   const want = Math.min(limit, length - start);
   if (encoding === "base64") {
     const bytes = await read(start, want);
-    return page(start, want, length, encoding, { base64: bytes.toString("base64") });
+    const base64 = bytes.toString("base64");
+    release(bytes);
+    return page(start, want, length, encoding, { base64 });
   }
   // After a negative offset the page may start inside a character: read the three bytes before
   // the start and three more after, to move it to the next boundary.
@@ -106,7 +110,9 @@ export async function readPage(
   if (escapedEnd > 0) end = escapedEnd;
   const bytes = body.subarray(0, end);
   const text = decoder.decode(bytes);
-  return page(pageStart, end, length, encoding, { text, lossyUtf8: !isUtf8(bytes) });
+  const lossyUtf8 = !isUtf8(bytes);
+  release(window);
+  return page(pageStart, end, length, encoding, { text, lossyUtf8 });
 }
 
 /** An empty page at `offset` (a live read past the bytes so far). */

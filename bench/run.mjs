@@ -49,6 +49,7 @@ const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(BENCH_DIR, "..");
 const BUILT_ENTRY = path.join(REPO_ROOT, "dist/cli/main.js");
 const REFERENCE_SERVER = path.join(BENCH_DIR, "reference/minimal-server.mjs");
+const PAGE_FLOOR_SERVER = path.join(BENCH_DIR, "reference/page-server.mjs");
 const DOCTOR_BENCH = path.join(BENCH_DIR, "doctor.mjs");
 const MiB = 1024 * 1024;
 
@@ -582,7 +583,7 @@ async function benchBigOutput(server) {
 }
 
 async function benchPaging(server, artifactId) {
-  const pageAll = async () => {
+  const pageAll = async (server) => {
     let offset = 0;
     let pages = 0;
     for (;;) {
@@ -610,7 +611,7 @@ async function benchPaging(server, artifactId) {
     const cpu0 = cpuMs(server.pid);
     const own0 = ownCpuMs();
     const t = now();
-    last = await pageAll();
+    last = await pageAll(server);
     rates.push(last.bytes / MiB / ((now() - t) / 1000));
     serverCpu.push(cpuMs(server.pid) - cpu0);
     clientCpu.push(ownCpuMs() - own0);
@@ -628,6 +629,32 @@ async function benchPaging(server, artifactId) {
     raw: { rates, pages: last.pages, serverCpuMs: serverCpu, clientCpuMs: clientCpu },
   });
   const mib = last.bytes / MiB;
+  // the floor: the same client paging a server that writes prebuilt page lines and nothing else
+  const floor = startRpc(process.execPath, [PAGE_FLOOR_SERVER, String(COUNTS.bigBytes)], {
+    cwd: ROOT,
+  });
+  const floorRates = [];
+  try {
+    await floor.initialize();
+    for (let round = 0; round < 2; round++) {
+      const t = now();
+      const paged = await pageAll(floor);
+      floorRates.push(paged.bytes / MiB / ((now() - t) / 1000));
+    }
+  } finally {
+    await floor.close();
+  }
+  const floorRate = Math.max(...floorRates);
+  record({
+    id: "paging-floor",
+    name: "… the same client paging a server that only writes prebuilt page lines (the floor)",
+    server: `${floorRate.toFixed(0)} MiB/s`,
+    reference: "—",
+    value: `server at ${((rate / floorRate) * 100).toFixed(0)} % of the floor`,
+    target: undefined,
+    pass: undefined,
+    raw: { floorRates },
+  });
   record({
     id: "paging-cpu",
     name: "… paging CPU per 1 MiB page: server vs client (the client parses each line)",

@@ -10,6 +10,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
@@ -111,6 +112,32 @@ describe.runIf(process.platform !== "win32")("code cache of the bundled CLI", ()
     chmodSync(file, 0o666);
     expect(doctor(cacheHome)).toBe(expected);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it("keeps the caches of the newest three builds of a command and removes older ones", () => {
+    const cacheHome = path.join(dir, "cache-f");
+    doctor(cacheHome);
+    const cacheDir = path.join(cacheHome, "system-command-mcp", "code-cache");
+    const [current] = cacheFiles(cacheHome);
+    // caches of four earlier builds (oldest first), of another command, and a file not ours
+    const stamp = (n: number) => current!.replace(/-[0-9a-f]{16}-/, `-${String(n).repeat(16)}-`);
+    const earlier = [1, 2, 3, 4].map((n) => stamp(n));
+    const past = Date.now() / 1000 - 3600;
+    earlier.forEach((name, index) => {
+      writeFileSync(path.join(cacheDir, name), "old", { mode: 0o600 });
+      utimesSync(path.join(cacheDir, name), past + index, past + index);
+    });
+    const otherCommand = current!
+      .replace(/^cli-doctor-/, "cli-init-")
+      .replace(/-[0-9a-f]{16}-/, "-9999999999999999-");
+    writeFileSync(path.join(cacheDir, otherCommand), "x", { mode: 0o600 });
+    writeFileSync(path.join(cacheDir, "notes.txt"), "x", { mode: 0o600 });
+    // a rejected cache makes the run write it again, which prunes
+    writeFileSync(path.join(cacheDir, current!), Buffer.alloc(64, 1), { mode: 0o600 });
+    doctor(cacheHome);
+    expect(cacheFiles(cacheHome)).toEqual(
+      [current!, earlier[3]!, earlier[2]!, otherCommand, "notes.txt"].sort(),
+    );
   });
 
   it(`writes nothing with ${NO_CODE_CACHE_ENV}=1`, () => {

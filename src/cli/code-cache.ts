@@ -13,6 +13,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readdirSync,
   readSync,
   renameSync,
   rmSync,
@@ -23,7 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import vm from "node:vm";
-import { defaultArtifactDir } from "../artifacts/layout.js";
+import { defaultArtifactDir } from "../artifacts/default-dir.js";
 
 /** Setting this environment variable to "1" turns the code cache off (compile from source). */
 export const NO_CODE_CACHE_ENV = "SYSTEM_COMMAND_MCP_NO_CODE_CACHE";
@@ -32,6 +33,9 @@ const PRIVATE_DIR_MODE = 0o700;
 const PRIVATE_FILE_MODE = 0o600;
 /** A cache file larger than this is not ours (the bundles' caches are a few MiB). */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+const CACHE_SUFFIX = ".bin";
+/** Cache files kept per bundle and command: this build's and the two before (side-by-side installs). */
+const KEPT_BUILDS = 3;
 
 /** The directory of the code caches: next to the default artifact store (§8), one per user. */
 export function codeCacheDir(
@@ -89,7 +93,7 @@ export class BundleLoader {
     const cacheFile = this.cacheDir
       ? path.join(
           this.cacheDir,
-          `${name}-${this.variant}-${this.stamp}-${process.version}-${process.arch}.bin`,
+          `${name}-${this.variant}-${this.stamp}-${process.version}-${process.arch}${CACHE_SUFFIX}`,
         )
       : undefined;
     const cachedData = cacheFile ? readPrivateFile(cacheFile) : undefined;
@@ -121,16 +125,36 @@ export class BundleLoader {
    * are only in a cache made after they ran): written once, atomically, never over a good one.
    */
   private writeCaches(): void {
-    for (const { script, cacheFile } of this.pending.splice(0)) {
+    for (const { name, script, cacheFile } of this.pending.splice(0)) {
       const temp = `${cacheFile}.${process.pid}.tmp`;
       try {
         writeFileSync(temp, script.createCachedData(), { mode: PRIVATE_FILE_MODE, flag: "wx" });
         renameSync(temp, cacheFile);
+        pruneOtherBuilds(path.dirname(cacheFile), `${name}-${this.variant}-`);
       } catch {
         rmSync(temp, { force: true });
       }
     }
   }
+}
+
+/**
+ * Caches of other builds of the same bundle and command, past the newest KEPT_BUILDS: every
+ * upgrade (or rebuild) writes a new cache file, and nothing else would ever remove the old ones.
+ */
+function pruneOtherBuilds(dir: string, prefix: string): void {
+  const builds = readdirSync(dir)
+    .filter((entry) => entry.startsWith(prefix) && entry.endsWith(CACHE_SUFFIX))
+    .map((entry) => {
+      try {
+        return { file: path.join(dir, entry), mtime: lstatSync(path.join(dir, entry)).mtimeMs };
+      } catch {
+        return undefined; // removed by another process meanwhile
+      }
+    })
+    .filter((build) => build !== undefined)
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { file } of builds.slice(KEPT_BUILDS)) rmSync(file, { force: true });
 }
 
 /** The cache directory, created 0700; undefined when it is not a private directory of ours. */

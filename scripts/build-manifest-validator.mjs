@@ -1,9 +1,10 @@
 // Build step: compiles the shipped manifest JSON Schema with ajv into a standalone validator
 // (dist/manifest/manifest-schema.validator.cjs), so that a server start validates a manifest
-// without loading and compiling ajv. The file carries the schema's hash; at run time a validator
-// whose hash does not match the schema file is ignored and ajv compiles the schema instead.
+// without loading and compiling ajv. The file carries the schema text it was built from; at run
+// time a validator whose text differs from the schema file is ignored and ajv compiles the schema
+// instead. (A copy of the text rather than its hash: comparing it needs no crypto module, which a
+// `doctor` start would otherwise load for this check alone.)
 
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,10 +17,9 @@ const { AJV_OPTIONS } = await import(path.join(repo, "dist/manifest/ajv-options.
 
 const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code, source: true } });
 const validate = ajv.compile(JSON.parse(schemaText));
-const hash = createHash("sha256").update(schemaText).digest("hex");
 const code =
   standaloneCode.default(ajv, validate) +
-  `\nmodule.exports.schemaHash = ${JSON.stringify(hash)};\n`;
+  `\nmodule.exports.schemaText = ${JSON.stringify(schemaText)};\n`;
 const out = path.join(repo, "dist/manifest/manifest-schema.validator.cjs");
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, code);

@@ -1,6 +1,6 @@
 // Reads a manifest file and parses its JSON (SPEC §5: MANIFEST_READ_FAILED, MANIFEST_JSON_INVALID).
 
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { CommandError, errnoCode } from "../errors.js";
 
 /** `at position N` in V8's JSON.parse messages. */
@@ -36,11 +36,14 @@ export function parseManifestText(text: string, file: string): unknown {
   }
 }
 
-/** Reads and parses a manifest file. */
+/**
+ * Reads and parses a manifest file. Read synchronously: it happens once, before anything else
+ * runs, and a start that needs nothing else from fs/promises (`doctor`) then never loads it.
+ */
 export async function readManifestFile(file: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = readFileSync(file, "utf8");
   } catch (error) {
     throw new CommandError(
       "MANIFEST_READ_FAILED",

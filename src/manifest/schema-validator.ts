@@ -1,8 +1,7 @@
 // Validates a manifest against the shipped JSON Schema with ajv, compiled once per process (SPEC §9).
 // A valid manifest is checked by the validator the build precompiled from the same schema file
-// (when its hash matches the file); ajv itself is loaded only to compile, or to explain a failure.
+// (when the text it was built from is the file's); ajv itself is loaded only to compile, or to explain a failure.
 
-import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
 import { CommandError } from "../errors.js";
@@ -37,10 +36,9 @@ function precompiledValidator(): ((value: unknown) => boolean) | null {
   try {
     const module = require(PRECOMPILED_VALIDATOR) as {
       default?: (value: unknown) => boolean;
-      schemaHash?: string;
+      schemaText?: string;
     };
-    const hash = createHash("sha256").update(readManifestSchemaText()).digest("hex");
-    if (typeof module.default === "function" && module.schemaHash === hash) {
+    if (typeof module.default === "function" && module.schemaText === readManifestSchemaText()) {
       precompiled = module.default;
     }
   } catch {

@@ -1,11 +1,10 @@
 // Builds the policy stage for a server or `exec`: the approvals store in the per-user state
 // directory and, when configured, the audit log (SPEC §21, §22).
 
-import os from "node:os";
 import path from "node:path";
-import { CommandError } from "../errors.js";
 import { defaultExecutionsDir } from "../process/crash-registry.js";
 import { ApprovalStore, approvalsDirUnder } from "./approvals.js";
+import { auditPathOf } from "./audit-path.js";
 import { AuditTrail, type ChainStartFacts } from "./audit-trail.js";
 import { PolicyGate } from "./gate.js";
 import type { AuditSettings } from "./types.js";
@@ -29,28 +28,6 @@ export interface PolicyStage {
 /** The per-user approvals directory (next to §19's executions directory). */
 export function defaultApprovalsDir(env: Record<string, string | undefined> = process.env): string {
   return approvalsDirUnder(path.dirname(defaultExecutionsDir(env)));
-}
-
-/** Expands a leading `~/` of a manifest audit path. */
-function expandHome(file: string): string {
-  return file.startsWith("~/") ? path.join(os.homedir(), file.slice(2)) : file;
-}
-
-/** The audit log path in effect: the flag, else the manifest's; undefined when off. */
-export function auditPathOf(
-  flag: string | undefined,
-  settings: AuditSettings | undefined,
-): string | undefined {
-  if (flag !== undefined) return path.resolve(flag);
-  if (settings === undefined) return undefined;
-  if (settings.path === undefined) {
-    throw new CommandError(
-      "AUDIT_UNAVAILABLE",
-      'the manifest has "audit" without "path" and no --audit-log was given; ' +
-        'expected one of them (or remove "audit")',
-    );
-  }
-  return path.resolve(expandHome(settings.path));
 }
 
 /** Opens the stage; AUDIT_UNAVAILABLE when the audit log cannot be opened (startup stops). */

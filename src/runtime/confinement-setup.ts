@@ -4,7 +4,7 @@
 
 import os from "node:os";
 import path from "node:path";
-import { defaultArtifactDir } from "../artifacts/layout.js";
+import { defaultArtifactDir } from "../artifacts/default-dir.js";
 import { openConfinement, type Launcher } from "../confinement/index.js";
 import { defaultExecutionsDir } from "../process/crash-registry.js";
 import type { ProgramCatalog } from "../programs/catalog.js";

@@ -7,7 +7,7 @@ import { validateManifest } from "../../manifest/validate.js";
 import { formatAuditLine, lastLines } from "../../policy/audit-format.js";
 import { verifyAuditLog } from "../../policy/audit-verify.js";
 import { DEFAULT_TAIL_EVENTS } from "../../policy/constants.js";
-import { auditPathOf } from "../../policy/setup.js";
+import { auditPathOf } from "../../policy/audit-path.js";
 
 export interface AuditCommandOptions {
   manifest?: string;

@@ -2,7 +2,7 @@
 
 import os from "node:os";
 import path from "node:path";
-import { defaultArtifactDir } from "../../artifacts/layout.js";
+import { defaultArtifactDir } from "../../artifacts/default-dir.js";
 import type { SandboxAdapterInfo, SandboxPolicy } from "../../confinement/index.js";
 import type { NodeSelector } from "../../node/index.js";
 import type { Rule } from "../../policy/types.js";

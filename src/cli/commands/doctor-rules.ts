@@ -3,7 +3,7 @@
 
 import { CommandError } from "../../errors.js";
 import { describeRule, decide } from "../../policy/rules.js";
-import { auditPathOf } from "../../policy/setup.js";
+import { auditPathOf } from "../../policy/audit-path.js";
 import type { Rule } from "../../policy/types.js";
 import type { ProgramCatalog } from "../../programs/catalog.js";
 

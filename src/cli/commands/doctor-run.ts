@@ -8,7 +8,7 @@ import type { ProgramCatalog } from "../../programs/catalog.js";
 import { loadCatalog } from "../../programs/load-catalog.js";
 import { normalizeRoots, type Root } from "../../roots/roots.js";
 import { resolveSettings } from "../../runtime/config.js";
-import { openConfinementFor } from "../../runtime/confinement-setup.js";
+import type { Launcher } from "../../confinement/index.js";
 import { logError, logLine } from "../log.js";
 import type { CommonOptions } from "../options.js";
 import { buildDoctorReport } from "./doctor-report.js";
@@ -43,6 +43,20 @@ async function nodeSelectorFor(
   });
 }
 
+/**
+ * The confinement startup would open, loaded only when a program is confined: a static doctor
+ * of unconfined programs does not load the sandbox adapters at all (SPEC §16 doctor start).
+ */
+async function confinementFor(
+  catalog: ProgramCatalog,
+  settings: ReturnType<typeof resolveSettings>,
+  roots: Root[],
+): Promise<Launcher | undefined> {
+  if (![...catalog.programs.values()].some((program) => program.sandbox)) return undefined;
+  const { openConfinementFor } = await import("../../runtime/confinement-setup.js");
+  return openConfinementFor({ catalog, settings, roots });
+}
+
 /** Runs doctor; resolves to the exit code (0 runnable, 1 a probe failed). Startup errors throw. */
 export async function runDoctor(options: DoctorOptions, args: string[] = []): Promise<number> {
   if (options.check === true ? args.length === 0 : args.length > 0) {
@@ -60,7 +74,7 @@ export async function runDoctor(options: DoctorOptions, args: string[] = []): Pr
   const roots = normalizeRoots(options.root ?? []);
   const catalog = await loadCatalog({ manifestPath: manifest, startupEnv: process.env });
   const node = await nodeSelectorFor(catalog, roots);
-  const confinement = await openConfinementFor({ catalog, settings, roots });
+  const confinement = await confinementFor(catalog, settings, roots);
   const report = buildDoctorReport({
     manifestPath: catalog.manifestPath ?? manifest,
     catalog,

@@ -4,6 +4,8 @@
 //   dist/cli/bundle/cli.cjs   the CLI and everything it uses except the MCP SDK (CommonJS script)
 //   dist/cli/bundle/sdk.cjs   the MCP SDK (and zod, ajv… that it brings), loaded only by `serve`
 //                             — `doctor`, `init`, `print-config` never read it (SPEC §13)
+//   dist/cli/bundle/validator.cjs  the precompiled manifest validator, loaded when a manifest is
+//                             validated
 //   dist/cli/main.js          the entry: runs cli.cjs through src/cli/code-cache.ts
 //   dist/THIRD_PARTY_LICENSES the licence texts of every bundled package (shipped, see `files`)
 //
@@ -117,9 +119,19 @@ const sdk = await build({
   outfile: path.join(bundleDir, "sdk.cjs"),
 });
 
+// The precompiled manifest validator (scripts/build-manifest-validator.mjs) with the ajv runtime
+// helper it requires: loaded through the same loader, so its 170 KB are compiled from the code
+// cache instead of by Node's CommonJS loader at every start (SPEC §16 doctor).
+const validator = await build({
+  ...common,
+  entryPoints: [path.join(dist, "manifest", "manifest-schema.validator.cjs")],
+  outfile: path.join(bundleDir, "validator.cjs"),
+});
+
 const stamp = createHash("sha256")
   .update(readFileSync(path.join(bundleDir, "cli.cjs")))
   .update(readFileSync(path.join(bundleDir, "sdk.cjs")))
+  .update(readFileSync(path.join(bundleDir, "validator.cjs")))
   .digest("hex")
   .slice(0, 16);
 
@@ -147,7 +159,7 @@ chmodSync(entry, 0o755);
 // files directly in it. Nothing starts the other tsc outputs of dist/cli: they are bundled.
 writeFileSync(path.join(cliDir, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 
-writeFileSync(path.join(dist, "THIRD_PARTY_LICENSES"), thirdPartyLicenses([cli, sdk]));
+writeFileSync(path.join(dist, "THIRD_PARTY_LICENSES"), thirdPartyLicenses([cli, sdk, validator]));
 
 /** The licence texts of every package with code in the bundles, by package name. */
 function thirdPartyLicenses(results) {

@@ -58,8 +58,10 @@ describe.runIf(process.platform !== "win32")("code cache of the bundled CLI", ()
     const cacheHome = path.join(dir, "cache-a");
     const first = doctor(cacheHome);
     const files = cacheFiles(cacheHome);
-    expect(files).toHaveLength(1);
+    // one cache per bundle the command ran: the CLI, and the manifest validator it used
+    expect(files).toHaveLength(2);
     expect(files[0]).toMatch(/^cli-doctor-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/);
+    expect(files[1]).toMatch(/^validator-doctor-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/);
     const cacheDir = path.join(cacheHome, "system-command-mcp", "code-cache");
     expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
     const file = path.join(cacheDir, files[0]!);
@@ -118,7 +120,7 @@ describe.runIf(process.platform !== "win32")("code cache of the bundled CLI", ()
     const cacheHome = path.join(dir, "cache-f");
     doctor(cacheHome);
     const cacheDir = path.join(cacheHome, "system-command-mcp", "code-cache");
-    const [current] = cacheFiles(cacheHome);
+    const [current, validator] = cacheFiles(cacheHome);
     // caches of four earlier builds (oldest first), of another command, and a file not ours
     const stamp = (n: number) => current!.replace(/-[0-9a-f]{16}-/, `-${String(n).repeat(16)}-`);
     const earlier = [1, 2, 3, 4].map((n) => stamp(n));
@@ -136,7 +138,7 @@ describe.runIf(process.platform !== "win32")("code cache of the bundled CLI", ()
     writeFileSync(path.join(cacheDir, current!), Buffer.alloc(64, 1), { mode: 0o600 });
     doctor(cacheHome);
     expect(cacheFiles(cacheHome)).toEqual(
-      [current!, earlier[3]!, earlier[2]!, otherCommand, "notes.txt"].sort(),
+      [current!, validator!, earlier[3]!, earlier[2]!, otherCommand, "notes.txt"].sort(),
     );
   });
 

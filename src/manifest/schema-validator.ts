@@ -29,12 +29,23 @@ interface CompiledSchema {
 let compiled: CompiledSchema | undefined;
 let precompiled: ((value: unknown) => boolean) | null | undefined;
 
+/** The bundle loader of dist/cli/main.js: a parameter of the bundle's wrapper, absent elsewhere. */
+declare const __scmLoad: ((name: string) => unknown) | undefined;
+
+/**
+ * The precompiled validator module: inside the bundled CLI through its loader (compiled from the
+ * code cache), elsewhere (dist/ run directly) through Node's require.
+ */
+function loadPrecompiled(): unknown {
+  return typeof __scmLoad === "function" ? __scmLoad("validator") : require(PRECOMPILED_VALIDATOR);
+}
+
 /** The build's validator for the current schema file, or null (absent, or built from another). */
 function precompiledValidator(): ((value: unknown) => boolean) | null {
   if (precompiled !== undefined) return precompiled;
   precompiled = null;
   try {
-    const module = require(PRECOMPILED_VALIDATOR) as {
+    const module = loadPrecompiled() as {
       default?: (value: unknown) => boolean;
       schemaText?: string;
     };

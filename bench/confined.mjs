@@ -7,11 +7,10 @@
 // (calls per variant; default 200, BENCH_QUICK=1: 30), BENCH_TMP (where to put the temp dir).
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { callTool, now, p50, rawRun, startRpc } from "./lib.mjs";
+import { benchWorkspace, callTool, firstExisting, now, p50, rawRun } from "./lib.mjs";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI_ENTRY = process.env.BENCH_CLI_ENTRY ?? path.join(REPO_ROOT, "dist/cli/main.js");
@@ -20,7 +19,7 @@ const WARMUP = 10;
 /** SPEC §16: confined ≤ unconfined + 3 ms at p50. */
 const TARGET_ADDED_MS = 3;
 
-const TRUE = ["/bin/true", "/usr/bin/true"].find((file) => existsSync(file));
+const TRUE = firstExisting("/bin/true", "/usr/bin/true");
 const probe = spawnSync("bwrap", [
   "--ro-bind",
   "/",
@@ -37,41 +36,12 @@ if (probe.error || probe.status !== 0) {
   process.exit(0);
 }
 
-const TMP = realpathSync(mkdtempSync(path.join(process.env.BENCH_TMP ?? os.tmpdir(), "confined-")));
-const ROOT = path.join(TMP, "root");
-mkdirSync(ROOT, { recursive: true, mode: 0o700 });
-const MANIFEST = path.join(TMP, "manifest.json");
-writeFileSync(
-  MANIFEST,
-  JSON.stringify({
-    version: 2,
-    programs: {
-      true: { candidates: [TRUE] },
-      confined: { candidates: [TRUE], sandbox: { filesystem: "read-only" } },
-    },
-  }),
-);
-const env = {};
-for (const name of ["HOME", "PATH", "USER", "LOGNAME", "TMPDIR", "LANG"]) {
-  if (process.env[name] !== undefined) env[name] = process.env[name];
-}
-env.XDG_STATE_HOME = path.join(TMP, "state");
-env.XDG_CACHE_HOME = path.join(TMP, "cache");
-
-const server = startRpc(
-  process.execPath,
-  [
-    CLI_ENTRY,
-    "serve",
-    "--root",
-    ROOT,
-    "--manifest",
-    MANIFEST,
-    "--artifact-dir",
-    path.join(TMP, "a"),
-  ],
-  { env, cwd: ROOT },
-);
+const workspace = benchWorkspace("confined-", {
+  true: { candidates: [TRUE] },
+  confined: { candidates: [TRUE], sandbox: { filesystem: "read-only" } },
+});
+const { tmp: TMP, root: ROOT } = workspace;
+const server = workspace.serve(CLI_ENTRY);
 try {
   await server.initialize();
   const samples = { true: [], confined: [] };

@@ -6,12 +6,10 @@
 // Environment: BENCH_CLI_ENTRY (the dist/cli/main.js to run; default the repo's), BENCH_RUNS
 // (scans; default 5, BENCH_QUICK=1: 2), BENCH_TMP (where to put the temp dir).
 
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { writeFileSync } from "node:fs";
-import os from "node:os";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { callTool, now, p50, startRpc } from "./lib.mjs";
+import { benchWorkspace, callTool, now, p50 } from "./lib.mjs";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI_ENTRY = process.env.BENCH_CLI_ENTRY ?? path.join(REPO_ROOT, "dist/cli/main.js");
@@ -22,20 +20,8 @@ const TARGET_MIB_PER_SECOND = 100;
 /** A line of ordinary test output, and the rare one the pattern finds (once per 10 MiB). */
 const PATTERN = process.env.BENCH_GREP_PATTERN ?? "FAILED: test_\\w+ \\(timeout\\)";
 
-const TMP = realpathSync(mkdtempSync(path.join(process.env.BENCH_TMP ?? os.tmpdir(), "grep-")));
-const ROOT = path.join(TMP, "root");
-mkdirSync(ROOT, { recursive: true, mode: 0o700 });
-const MANIFEST = path.join(TMP, "manifest.json");
-writeFileSync(
-  MANIFEST,
-  JSON.stringify({ version: 2, programs: { node: { candidates: [process.execPath] } } }),
-);
-const env = {};
-for (const name of ["HOME", "PATH", "USER", "LOGNAME", "TMPDIR", "LANG"]) {
-  if (process.env[name] !== undefined) env[name] = process.env[name];
-}
-env.XDG_STATE_HOME = path.join(TMP, "state");
-env.XDG_CACHE_HOME = path.join(TMP, "cache");
+const workspace = benchWorkspace("grep-", { node: { candidates: [process.execPath] } });
+const { tmp: TMP, artifactDir } = workspace;
 
 // 100 MiB of 80-byte log lines; every 10 MiB one "FAILED: test_… (timeout)" line.
 const WRITER = [
@@ -48,12 +34,7 @@ const WRITER = [
   "}",
 ].join("\n");
 
-const artifactDir = path.join(TMP, "a");
-const server = startRpc(
-  process.execPath,
-  [CLI_ENTRY, "serve", "--root", ROOT, "--manifest", MANIFEST, "--artifact-dir", artifactDir],
-  { env, cwd: ROOT },
-);
+const server = workspace.serve(CLI_ENTRY);
 try {
   await server.initialize();
   const made = await callTool(

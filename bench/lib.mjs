@@ -3,7 +3,17 @@
 // statistics. Linux only (/proc).
 
 import { spawn } from "node:child_process";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 
 export const now = () => performance.now();
@@ -208,3 +218,40 @@ export function sampleRss(pid, everyMs = 5) {
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The first of `files` that exists (a program's usual places), or undefined. */
+export function firstExisting(...files) {
+  return files.find((file) => existsSync(file));
+}
+
+/** A host-like environment for a server: the usual variables, state and cache under `tmp`. */
+export function hostEnv(tmp) {
+  const env = {};
+  for (const name of ["HOME", "PATH", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "LANG"]) {
+    if (process.env[name] !== undefined) env[name] = process.env[name];
+  }
+  env.XDG_STATE_HOME = path.join(tmp, "state");
+  env.XDG_CACHE_HOME = path.join(tmp, "cache");
+  return env;
+}
+
+/**
+ * A fresh temporary directory `<prefix>…` (below BENCH_TMP when set) with a Root and a v2
+ * manifest of `programs`; `serve()` starts `node <entry> serve` on it with a host-like
+ * environment and an artifact directory inside it.
+ */
+export function benchWorkspace(prefix, programs) {
+  const tmp = realpathSync(mkdtempSync(path.join(process.env.BENCH_TMP ?? os.tmpdir(), prefix)));
+  const root = path.join(tmp, "root");
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  const manifest = path.join(tmp, "manifest.json");
+  writeFileSync(manifest, JSON.stringify({ version: 2, programs }));
+  const artifactDir = path.join(tmp, "a");
+  const serve = (entry) =>
+    startRpc(
+      process.execPath,
+      [entry, "serve", "--root", root, "--manifest", manifest, "--artifact-dir", artifactDir],
+      { env: hostEnv(tmp), cwd: root },
+    );
+  return { tmp, root, manifest, artifactDir, serve };
+}

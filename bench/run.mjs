@@ -32,6 +32,8 @@ import {
   callTool,
   cpuMs,
   fdCount,
+  firstExisting,
+  hostEnv,
   ownCpuMs,
   now,
   p50,
@@ -110,9 +112,9 @@ for (const file of ["package.json", "system-command-manifest.schema.json"]) {
 symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(PKG, "node_modules"), "dir");
 const CLI_ENTRY = path.join(PKG, "dist/cli/main.js");
 
-const TRUE = ["/bin/true", "/usr/bin/true"].find((file) => existsSync(file));
-const HEAD = ["/usr/bin/head", "/bin/head"].find((file) => existsSync(file));
-const CAT = ["/bin/cat", "/usr/bin/cat"].find((file) => existsSync(file));
+const TRUE = firstExisting("/bin/true", "/usr/bin/true");
+const HEAD = firstExisting("/usr/bin/head", "/bin/head");
+const CAT = firstExisting("/bin/cat", "/usr/bin/cat");
 const MANIFEST = path.join(TMP, "manifest.json");
 writeFileSync(
   MANIFEST,
@@ -128,15 +130,7 @@ writeFileSync(
 );
 
 /** What an MCP host passes (a few variables), with XDG dirs kept inside the bench's temp dir. */
-function serverEnv() {
-  const env = {};
-  for (const name of ["HOME", "PATH", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "LANG"]) {
-    if (process.env[name] !== undefined) env[name] = process.env[name];
-  }
-  env.XDG_STATE_HOME = path.join(TMP, "state");
-  env.XDG_CACHE_HOME = path.join(TMP, "cache");
-  return env;
-}
+const serverEnv = () => hostEnv(TMP);
 
 const SERVER_ARGS = [
   CLI_ENTRY,

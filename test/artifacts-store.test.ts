@@ -4,7 +4,7 @@
 import { chmod, chown, mkdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { defaultArtifactDir } from "../src/artifacts/layout.js";
+import { defaultArtifactDir } from "../src/artifacts/default-dir.js";
 import { openArtifactStore, type ArtifactStore } from "../src/artifacts/store.js";
 import { listDir, openStoreIn, publishBytes, storeOptions, TempDirs } from "./artifacts-helpers.js";
 

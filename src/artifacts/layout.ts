@@ -4,8 +4,6 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { StreamName } from "../output/types.js";
 
-export { defaultArtifactDir } from "./default-dir.js";
-
 /** An artifact id: 128 random bits as 32 lowercase hex characters (§8). */
 export const ARTIFACT_ID_PATTERN = /^[0-9a-f]{32}$/;
 export const ARTIFACT_ID_BYTES = 16;

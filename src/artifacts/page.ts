@@ -19,8 +19,7 @@ export function readPage(
   request: PageRequest,
   final = true,
 ): Promise<OutputPage> {
-  const read: ReadBytes = (position, size) =>
-    readExactly(file, position, size, pageScratch.take(size));
+  const read: ReadBytes = (position, size) => readExactly(file, position, pageScratch.take(size));
   return readStreamPage(read, length, request, final, (bytes) => pageScratch.give(bytes));
 }
 
@@ -29,16 +28,12 @@ const pageScratch = new ScratchBuffers();
 
 /** Positioned reads of an open file. */
 export function fileReadBytes(file: FileHandle): ReadBytes {
-  return (position, size) => readExactly(file, position, size, Buffer.allocUnsafe(size));
+  return (position, size) => readExactly(file, position, Buffer.allocUnsafe(size));
 }
 
-/** Fills `buffer` by positioned reads (a read may return fewer bytes than asked). */
-async function readExactly(
-  file: FileHandle,
-  position: number,
-  size: number,
-  buffer: Buffer,
-): Promise<Buffer> {
+/** Fills `buffer` from `position` by positioned reads (a read may return fewer bytes than asked). */
+async function readExactly(file: FileHandle, position: number, buffer: Buffer): Promise<Buffer> {
+  const size = buffer.length;
   let filled = 0;
   while (filled < size) {
     const { bytesRead } = await file.read(buffer, filled, size - filled, position + filled);

@@ -37,14 +37,8 @@ import {
 } from "../output/types.js";
 import type { ArtifactUnavailableReason } from "./types.js";
 import { ensurePrivateDirectory, PRIVATE_DIR_MODE } from "./directory.js";
-import {
-  defaultArtifactDir,
-  isArtifactId,
-  newArtifactId,
-  stagingName,
-  streamFile,
-  StoreLayout,
-} from "./layout.js";
+import { defaultArtifactDir } from "./default-dir.js";
+import { isArtifactId, newArtifactId, stagingName, streamFile, StoreLayout } from "./layout.js";
 import { isExpired, PublishedLedger } from "./ledger.js";
 import { readMetadata, type ArtifactMetadata } from "./metadata.js";
 import { currentOwner } from "./owner.js";

@@ -80,22 +80,11 @@ function reapLeftovers(): void {
  * Writes one message line to stdout, resolving once the write has finished with `line` (the
  * splicer reuses it) and stdout can take more (as the SDK's transport waits for 'drain').
  */
-function writeStdout(line: Buffer): Promise<void> {
-  return new Promise((resolve) => {
-    let written = false;
-    let drained = true;
-    const settle = () => {
-      if (written && drained) resolve();
-    };
-    drained = process.stdout.write(line, () => {
-      written = true;
-      settle();
-    });
-    if (!drained) {
-      process.stdout.once("drain", () => {
-        drained = true;
-        settle();
-      });
-    }
+async function writeStdout(line: Buffer): Promise<void> {
+  let accepted = true;
+  const written = new Promise<void>((resolve) => {
+    accepted = process.stdout.write(line, () => resolve());
   });
+  if (!accepted) await new Promise((resolve) => process.stdout.once("drain", resolve));
+  await written;
 }

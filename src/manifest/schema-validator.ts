@@ -1,6 +1,7 @@
 // Validates a manifest against the shipped JSON Schema with ajv, compiled once per process (SPEC §9).
 // A valid manifest is checked by the validator the build precompiled from the same schema file
-// (when the text it was built from is the file's); ajv itself is loaded only to compile, or to explain a failure.
+// (when the text it was built from is the file's); ajv itself is loaded only to compile, or to
+// explain a failure.
 
 import { createRequire } from "node:module";
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";

@@ -2,6 +2,7 @@
 
 import type { AuditSettings } from "../policy/types.js";
 import type { RegisteredProgram, PolicyInput } from "./types.js";
+import type { SandboxPolicy } from "../confinement/types.js";
 
 export type Mode = "configured" | "automatic-discovery";
 
@@ -54,3 +55,10 @@ export interface ProgramCatalog {
 }
 
 export type { PolicyInput };
+
+/** The sandbox policies of the confined programs (§20); empty when every program runs unconfined. */
+export function sandboxPolicies(catalog: ProgramCatalog): SandboxPolicy[] {
+  return [...catalog.programs.values()].flatMap((program) =>
+    program.sandbox ? [program.sandbox] : [],
+  );
+}

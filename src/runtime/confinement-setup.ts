@@ -7,7 +7,7 @@ import path from "node:path";
 import { defaultArtifactDir } from "../artifacts/default-dir.js";
 import { openConfinement, type Launcher } from "../confinement/index.js";
 import { defaultExecutionsDir } from "../process/crash-registry.js";
-import type { ProgramCatalog } from "../programs/catalog.js";
+import { sandboxPolicies, type ProgramCatalog } from "../programs/catalog.js";
 import type { Root } from "../roots/roots.js";
 import type { RuntimeSettings } from "./config.js";
 
@@ -37,7 +37,7 @@ function auditLocation(auditPath: string, roots: readonly Root[]): string {
 /** The Launcher, or undefined when nothing is confined; throws SANDBOX_UNAVAILABLE (fail closed). */
 export async function openConfinementFor(setup: ConfinementSetup): Promise<Launcher | undefined> {
   const { catalog, settings } = setup;
-  const policies = [...catalog.programs.values()].flatMap((p) => (p.sandbox ? [p.sandbox] : []));
+  const policies = sandboxPolicies(catalog);
   if (policies.length === 0) return undefined;
   const env = setup.env ?? process.env;
   const stateDir = path.dirname(defaultExecutionsDir(env));

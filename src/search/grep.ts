@@ -10,19 +10,16 @@ import {
   MAX_MATCH_TEXT_BYTES,
 } from "../limits.js";
 import { lineMatches, type LinePattern } from "./line-pattern.js";
-import { resolveOffset, type ReadBytes } from "../output/page.js";
+import { resolveOffset } from "../output/page.js";
+import type { StreamReader } from "../output/types.js";
 import { completeCodePointEnd } from "../output/utf8.js";
 import { MatchPacer } from "./pacer.js";
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 
-/** The bytes of one stream known so far. */
-export interface StreamSource {
-  length: number;
-  /** Whether `length` is the stream's final length (false while an execution still writes). */
-  final: boolean;
-  read: ReadBytes;
+/** The bytes of one stream known so far: a reader without `close`, named for the line cache. */
+export interface StreamSource extends Pick<StreamReader, "length" | "final" | "read"> {
   /** Identifies the stream for the line-number cache (artifact or execution id + stream). */
   key: string;
 }

@@ -4,7 +4,7 @@
 import { CommandError } from "../../errors.js";
 import type { NodeSelector } from "../../node/index.js";
 import { auditFacts, checkCall } from "./doctor-rules.js";
-import type { ProgramCatalog } from "../../programs/catalog.js";
+import { sandboxPolicies, type ProgramCatalog } from "../../programs/catalog.js";
 import { loadCatalog } from "../../programs/load-catalog.js";
 import { normalizeRoots, type Root } from "../../roots/roots.js";
 import { resolveSettings } from "../../runtime/config.js";
@@ -52,7 +52,7 @@ async function confinementFor(
   settings: ReturnType<typeof resolveSettings>,
   roots: Root[],
 ): Promise<Launcher | undefined> {
-  if (![...catalog.programs.values()].some((program) => program.sandbox)) return undefined;
+  if (sandboxPolicies(catalog).length === 0) return undefined;
   const { openConfinementFor } = await import("../../runtime/confinement-setup.js");
   return openConfinementFor({ catalog, settings, roots });
 }

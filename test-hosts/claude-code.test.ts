@@ -6,7 +6,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import { SERVER_INSTRUCTION_LINES } from "../src/hosts/guidance.js";
 import { CLAUDE_CODE_PERMISSION_RULE, renderHostConfig } from "../src/hosts/index.js";
@@ -18,8 +18,6 @@ import {
   streamEvents,
   writeMcpConfig,
 } from "./helpers/claude.js";
-import { makeHostHome } from "./helpers/home.js";
-import type { HostHome } from "./helpers/home.js";
 import { startMockAnthropic } from "./helpers/mock-anthropic.js";
 import type { MockAnthropic } from "./helpers/mock-anthropic.js";
 import {
@@ -41,42 +39,21 @@ import {
 import { runBounded } from "./helpers/run.js";
 import type { RunResult } from "./helpers/run.js";
 import type { ScriptedTurn, SeenResult } from "./helpers/script.js";
-import { killProcessesMentioning, makeWorkspace, waitForNoProcesses } from "./helpers/server.js";
+import { hostResources } from "./helpers/resources.js";
+import { waitForNoProcesses } from "./helpers/server.js";
 import type { Workspace } from "./helpers/server.js";
 
 /** Claude Code's names for our tools. */
 const PREFIX = "mcp__system-command__";
 const OUR_TOOLS = ["system_environment", "system_output", "system_exec", "system_wait"];
 
-const cleanups: (() => Promise<void>)[] = [];
-const workspaces: Workspace[] = [];
-
-function workspace(flags: string[] = []): Workspace {
-  const made = makeWorkspace("claude", flags);
-  workspaces.push(made);
-  return made;
-}
-
-function home(): HostHome {
-  const made = makeHostHome("claude");
-  cleanups.push(() => made.dispose());
-  return made;
-}
+const resources = hostResources("claude");
+const workspace = resources.workspace;
+const home = resources.home;
 
 async function mock(turns: ScriptedTurn[]): Promise<MockAnthropic> {
-  const made = await startMockAnthropic(turns);
-  cleanups.push(() => made.close());
-  return made;
+  return resources.afterTest(await startMockAnthropic(turns), (made) => made.close());
 }
-
-afterEach(async () => {
-  for (const made of workspaces) killProcessesMentioning(made.root);
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
-
-afterAll(async () => {
-  await Promise.all(workspaces.splice(0).map((made) => made.dispose()));
-});
 
 /**
  * The JSON the model was given for a call: Claude Code shows `JSON.stringify(structuredContent)`

@@ -3,13 +3,11 @@
 // against a loopback mock of the Gemini API drive our tools end to end. The mock records the
 // function responses Gemini CLI sends back: what the model really saw.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import { SERVER_INSTRUCTION_LINES } from "../src/hosts/guidance.js";
 import { hostConfigNotes, renderHostConfig } from "../src/hosts/index.js";
 import { geminiPrintArgs, runGemini, writeGeminiSettings } from "./helpers/gemini.js";
-import { makeHostHome } from "./helpers/home.js";
-import type { HostHome } from "./helpers/home.js";
 import { startMockGemini } from "./helpers/mock-gemini.js";
 import type { MockGemini } from "./helpers/mock-gemini.js";
 import {
@@ -31,7 +29,8 @@ import type { RunResult } from "./helpers/run.js";
 import { YIELD_AND_CUT_OPTIONS, YIELD_AND_CUT_TURNS } from "./helpers/yield-and-cut.js";
 import { jsonIn } from "./helpers/script.js";
 import type { ScriptedTurn, SeenResult } from "./helpers/script.js";
-import { killProcessesMentioning, makeWorkspace, waitForNoProcesses } from "./helpers/server.js";
+import { hostResources } from "./helpers/resources.js";
+import { waitForNoProcesses } from "./helpers/server.js";
 import type { Workspace } from "./helpers/server.js";
 
 /** Gemini CLI's names for our tools: `mcp_<server>_<tool>`. */
@@ -42,29 +41,9 @@ const OUR_TOOLS = ["system_environment", "system_output", "system_exec", "system
 const GEMINI_CUT_MARKER = /Output too large\. Showing first 8,000 and last 32,000 characters/;
 const GEMINI_CUT_CHARS = 40_000;
 
-const cleanups: (() => Promise<void>)[] = [];
-const workspaces: Workspace[] = [];
-
-function workspace(flags: string[] = []): Workspace {
-  const made = makeWorkspace("gemini", flags);
-  workspaces.push(made);
-  return made;
-}
-
-function home(): HostHome {
-  const made = makeHostHome("gemini");
-  cleanups.push(() => made.dispose());
-  return made;
-}
-
-afterEach(async () => {
-  for (const made of workspaces) killProcessesMentioning(made.root);
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
-
-afterAll(async () => {
-  await Promise.all(workspaces.splice(0).map((made) => made.dispose()));
-});
+const resources = hostResources("gemini");
+const workspace = resources.workspace;
+const home = resources.home;
 
 /** Gemini shows the model our text block, wrapped in `<untrusted_context>`; it must parse. */
 function seenJson(result: SeenResult | undefined): Record<string, any> {
@@ -95,8 +74,7 @@ async function session(
   options: { flags?: string[]; entryChanges?: Record<string, unknown> } = {},
 ): Promise<Session> {
   const space = workspace(options.flags);
-  const model = await startMockGemini(turns);
-  cleanups.push(() => model.close());
+  const model = resources.afterTest(await startMockGemini(turns), (made) => made.close());
   const dir = home();
   writeGeminiSettings(dir, renderHostConfig("gemini", space.launch), {
     trust: true,

@@ -5,10 +5,9 @@
 
 import { existsSync } from "node:fs";
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import { renderHostConfig } from "../src/hosts/index.js";
-import { makeHostHome } from "./helpers/home.js";
 import { startMockAnthropic } from "./helpers/mock-anthropic.js";
 import type { MockAnthropic } from "./helpers/mock-anthropic.js";
 import { opencodeBinary, opencodeConfig, runOpencode } from "./helpers/opencode.js";
@@ -31,7 +30,8 @@ import type { RunResult } from "./helpers/run.js";
 import { YIELD_AND_CUT_OPTIONS, YIELD_AND_CUT_TURNS } from "./helpers/yield-and-cut.js";
 import { jsonIn } from "./helpers/script.js";
 import type { ScriptedTurn, SeenResult } from "./helpers/script.js";
-import { killProcessesMentioning, makeWorkspace, waitForNoProcesses } from "./helpers/server.js";
+import { hostResources } from "./helpers/resources.js";
+import { waitForNoProcesses } from "./helpers/server.js";
 import type { Workspace } from "./helpers/server.js";
 
 /** OpenCode's names for our tools: `<server>_<tool>`. */
@@ -47,17 +47,7 @@ const OPENCODE_MAX_BYTES = 51_200;
  */
 const OPENCODE_INSTALLED = existsSync(opencodeBinary());
 
-const cleanups: (() => Promise<void>)[] = [];
-const workspaces: Workspace[] = [];
-
-afterEach(async () => {
-  for (const made of workspaces) killProcessesMentioning(made.root);
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
-
-afterAll(async () => {
-  await Promise.all(workspaces.splice(0).map((made) => made.dispose()));
-});
+const resources = hostResources("opencode");
 
 /** OpenCode shows the model our text block as it is: the whole result as JSON. */
 function seenJson(result: SeenResult | undefined): Record<string, any> {
@@ -81,12 +71,9 @@ async function session(
   turns: ScriptedTurn[],
   options: { flags?: string[]; entryChanges?: Record<string, unknown> } = {},
 ): Promise<Session> {
-  const space = makeWorkspace("opencode", options.flags);
-  workspaces.push(space);
-  const model = await startMockAnthropic(turns);
-  cleanups.push(() => model.close());
-  const home = makeHostHome("opencode");
-  cleanups.push(() => home.dispose());
+  const space = resources.workspace(options.flags);
+  const model = resources.afterTest(await startMockAnthropic(turns), (made) => made.close());
+  const home = resources.home();
   const config = opencodeConfig(
     renderHostConfig("opencode", space.launch),
     model.origin,

@@ -60,6 +60,18 @@ function sleepToken(): string {
   return `3000.${Math.floor(Math.random() * 1e9)}`;
 }
 
+/** `serve` flags for the file's manifest in `dir`, with `dir` as the Root and its artifacts. */
+function serveArgs(dir: string): string[] {
+  return [
+    "--manifest",
+    writeManifest(dir, manifestFor()),
+    "--root",
+    dir,
+    "--artifact-dir",
+    path.join(dir, "artifacts"),
+  ];
+}
+
 function manifestFor(extra: Record<string, unknown> = {}): object {
   return {
     version: 2,
@@ -92,14 +104,7 @@ describe.runIf(requireBwrapInCi())("confinement through the real server", () => 
     outside = mkdtempSync(path.join("/var/tmp", "scm-outside-"));
     mkdirSync(path.join(home, ".ssh"));
     writeFileSync(path.join(home, ".ssh", "id_ed25519"), "PRIVATE-KEY-MATERIAL\n");
-    const args = [
-      "--manifest",
-      writeManifest(dir, manifestFor()),
-      "--root",
-      dir,
-      "--artifact-dir",
-      path.join(dir, "artifacts"),
-    ];
+    const args = serveArgs(dir);
     server = await startServer({ args, env: baseEnv({ HOME: home }) });
   });
 
@@ -422,14 +427,7 @@ describe.runIf(requireBwrapInCi())("confinement at startup and after a crash", (
   it("shutdown kills a confined background tree, setsid descendants included", async () => {
     const home = tempDir("scm-home-");
     const token = sleepToken();
-    const args = [
-      "--manifest",
-      writeManifest(dir, manifestFor()),
-      "--root",
-      dir,
-      "--artifact-dir",
-      path.join(dir, "artifacts"),
-    ];
+    const args = serveArgs(dir);
     const server = await startServer({ args, env: baseEnv({ HOME: home }) });
     let closed = false;
     try {
@@ -453,16 +451,7 @@ describe.runIf(requireBwrapInCi())("confinement at startup and after a crash", (
   it("the audit log's directory is hidden from confined programs", async () => {
     const auditDir = mkdtempSync(path.join("/var/tmp", "scm-audit-"));
     const auditLog = path.join(auditDir, "audit.jsonl");
-    const args = [
-      "--manifest",
-      writeManifest(dir, manifestFor()),
-      "--root",
-      dir,
-      "--artifact-dir",
-      path.join(dir, "artifacts"),
-      "--audit-log",
-      auditLog,
-    ];
+    const args = [...serveArgs(dir), "--audit-log", auditLog];
     const server = await startServer({ args });
     try {
       await server.exec({ program: "free", args: ["-c", "true"] }); // something to record
@@ -488,14 +477,7 @@ describe.runIf(requireBwrapInCi())("confinement at startup and after a crash", (
   it("crash reaping: a SIGKILLed server's confined background tree is gone, its file reaped", async () => {
     const stateHome = path.join(dir, "state");
     const env = baseEnv({ XDG_STATE_HOME: stateHome });
-    const args = [
-      "--manifest",
-      writeManifest(dir, manifestFor()),
-      "--root",
-      dir,
-      "--artifact-dir",
-      path.join(dir, "artifacts"),
-    ];
+    const args = serveArgs(dir);
     const token = sleepToken();
     const registry = path.join(stateHome, "system-command-mcp/executions");
     const first = startRawServer(args, env);

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { compileLinePattern, requiredLiteral } from "../src/search/line-pattern.js";
-import { errorText, shareServer, type TestServer } from "./helpers/server.js";
+import { errorText, shareServer, waitForLine, type TestServer } from "./helpers/server.js";
 
 let server: TestServer;
 
@@ -208,12 +208,7 @@ describe("grep over a running execution", () => {
     const handle = await server.exec({ program: "node", args: ["-e", script], background: true });
     try {
       // until reads the spool: once it matched "tick 5" a scan sees the lines up to it
-      const five = await server.call("system_wait", {
-        executionId: handle.executionId,
-        waitMs: 20_000,
-        until: { pattern: "^tick 5$", stream: "stdout" },
-      });
-      expect((five.structuredContent as any).match).toBeDefined();
+      await waitForLine(server, handle.executionId, "^tick 5$", { stream: "stdout" });
       const so = await grep({ executionId: handle.executionId, grep: { pattern: "ERROR|tick 5" } });
       expect(so.matches).toEqual([
         { offset: 14, line: 3, text: "ERROR three" },

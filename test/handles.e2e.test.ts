@@ -12,6 +12,7 @@ import {
   startServer,
   tempDir,
   writeManifest,
+  waitForLine,
   type TestServer,
 } from "./helpers/server.js";
 
@@ -52,12 +53,8 @@ async function startReady(program: string, args: string[]): Promise<string> {
   const started = await server.exec({ program, args, yieldMs: 1 });
   const id = started.executionId as string;
   if (started.status === "running") {
-    const ready = await server.call("system_wait", {
-      executionId: id,
-      waitMs: 30_000,
-      until: { pattern: "^ready$" },
-    });
-    expect((ready.structuredContent as any).match?.text).toBe("ready");
+    const ready = await waitForLine(server, id, "^ready$", { waitMs: 30_000 });
+    expect(ready.text).toBe("ready");
   }
   return id;
 }

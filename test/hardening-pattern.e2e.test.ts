@@ -2,7 +2,7 @@
 // the server: other executions' timeouts (§6.3) and pings are served while it is matched (#14).
 
 import { describe, expect, it } from "vitest";
-import { errorText, shareServer, type TestServer } from "./helpers/server.js";
+import { errorText, shareServer, waitForLine, type TestServer } from "./helpers/server.js";
 
 /** 20 characters of valid RE2 whose match costs tens of microseconds per byte in re2js. */
 const COSTLY_PATTERN = "(?i)(\\pL|\\pN){1000}b";
@@ -48,12 +48,11 @@ describe("bounded pattern matching", () => {
   it("serves a concurrent timeout and a ping while a costly until pattern scans 512 KiB", async () => {
     const handle = await server.exec({ program: "node", args: ["-e", WRITER], background: true });
     try {
-      const ready = await server.call("system_wait", {
-        executionId: handle.executionId,
+      const ready = await waitForLine(server, handle.executionId, "^READY$", {
+        stream: "stdout",
         waitMs: 30_000,
-        until: { pattern: "^READY$", stream: "stdout" },
       });
-      expect((ready.structuredContent as any).match?.text).toBe("READY");
+      expect(ready.text).toBe("READY");
 
       const sleeper = timed(
         server.exec({ program: "sleep", args: ["30"], timeoutMs: SLEEP_TIMEOUT_MS }),
@@ -86,12 +85,11 @@ describe("bounded pattern matching", () => {
   it("serves a ping while a costly grep pattern scans 512 KiB, within the 2 s scan budget", async () => {
     const handle = await server.exec({ program: "node", args: ["-e", WRITER], background: true });
     try {
-      const ready = await server.call("system_wait", {
-        executionId: handle.executionId,
+      const ready = await waitForLine(server, handle.executionId, "^READY$", {
+        stream: "stdout",
         waitMs: 30_000,
-        until: { pattern: "^READY$", stream: "stdout" },
       });
-      expect((ready.structuredContent as any).match?.text).toBe("READY");
+      expect(ready.text).toBe("READY");
       const grep = timed(
         server.call("system_output", {
           executionId: handle.executionId,

@@ -3,7 +3,7 @@
 // utf8 pages that stay under 30,000 escaped characters.
 
 import { describe, expect, it } from "vitest";
-import { errorText, shareServer, type TestServer } from "./helpers/server.js";
+import { errorText, shareServer, waitForLine, type TestServer } from "./helpers/server.js";
 
 let server: TestServer;
 
@@ -119,12 +119,7 @@ describe("negative offsets on a running execution", () => {
       "setTimeout(() => {}, 30000);";
     const handle = await server.exec({ program: "node", args: ["-e", script], background: true });
     try {
-      const ready = await server.call("system_wait", {
-        executionId: handle.executionId,
-        waitMs: 20_000,
-        until: { pattern: "^ready$", stream: "stderr" },
-      });
-      expect((ready.structuredContent as any).match).toBeDefined();
+      await waitForLine(server, handle.executionId, "^ready$", { stream: "stderr" });
       const tail = await page({ executionId: handle.executionId, offset: -4 });
       expect(tail).toMatchObject({ offset: 1000, bytes: 4, nextOffset: 1004, eof: false });
       expect(tail.text).toBe("TAIL");

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const CLI_ENTRY = path.join(REPO_ROOT, "dist/cli/main.js");
@@ -92,6 +92,27 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * Waits (`system_wait` with `until`) for a line of a running execution matching `pattern`;
+ * fails the test when none matched within `waitMs`. Returns the match.
+ */
+export async function waitForLine(
+  server: TestServer,
+  executionId: string,
+  pattern: string,
+  options: { stream?: "stdout" | "stderr"; waitMs?: number } = {},
+): Promise<{ offset: number; text: string }> {
+  const { stream, waitMs = 20_000 } = options;
+  const result = await server.call("system_wait", {
+    executionId,
+    waitMs,
+    until: { pattern, ...(stream !== undefined && { stream }) },
+  });
+  const match = (result.structuredContent as { match?: { offset: number; text: string } })?.match;
+  expect(match, `no line matching ${pattern} within ${waitMs} ms`).toBeDefined();
+  return match!;
 }
 
 /** The minimal environment the SDK's hosts give a server, plus what the tests need. */

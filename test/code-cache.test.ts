@@ -48,10 +48,18 @@ function doctor(cacheHome: string, extraEnv: Record<string, string> = {}): strin
   return run.stdout;
 }
 
+/** Where the code caches of a run with XDG_CACHE_HOME=`cacheHome` are. */
+const cacheDirOf = (cacheHome: string): string =>
+  path.join(cacheHome, "system-command-mcp", "code-cache");
+
 const cacheFiles = (cacheHome: string): string[] => {
-  const cacheDir = path.join(cacheHome, "system-command-mcp", "code-cache");
+  const cacheDir = cacheDirOf(cacheHome);
   return existsSync(cacheDir) ? readdirSync(cacheDir).sort() : [];
 };
+
+/** The CLI bundle's cache file of the command that ran (the first in name order). */
+const cliCacheFile = (cacheHome: string): string =>
+  path.join(cacheDirOf(cacheHome), cacheFiles(cacheHome)[0]!);
 
 describe.runIf(process.platform !== "win32")("code cache of the bundled CLI", () => {
   it("is written once into a private directory and used by the next run, same output", () => {
@@ -62,7 +70,7 @@ describe.runIf(process.platform !== "win32")("code cache of the bundled CLI", ()
     expect(files).toHaveLength(2);
     expect(files[0]).toMatch(/^cli-doctor-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/);
     expect(files[1]).toMatch(/^validator-doctor-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.bin$/);
-    const cacheDir = path.join(cacheHome, "system-command-mcp", "code-cache");
+    const cacheDir = cacheDirOf(cacheHome);
     expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
     const file = path.join(cacheDir, files[0]!);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -76,12 +84,7 @@ describe.runIf(process.platform !== "win32")("code cache of the bundled CLI", ()
   it("replaces a cache V8 rejects, and the run is unaffected", () => {
     const cacheHome = path.join(dir, "cache-b");
     const expected = doctor(cacheHome);
-    const file = path.join(
-      cacheHome,
-      "system-command-mcp",
-      "code-cache",
-      cacheFiles(cacheHome)[0]!,
-    );
+    const file = cliCacheFile(cacheHome);
     const garbage = Buffer.alloc(4096, 0x5a);
     writeFileSync(file, garbage, { mode: 0o600 });
     expect(doctor(cacheHome)).toBe(expected);
@@ -93,7 +96,7 @@ describe.runIf(process.platform !== "win32")("code cache of the bundled CLI", ()
   it("neither reads nor writes a cache directory others can access, and the run is unaffected", () => {
     const cacheHome = path.join(dir, "cache-c");
     const expected = doctor(cacheHome); // doctor reports paths under the cache home
-    const cacheDir = path.join(cacheHome, "system-command-mcp", "code-cache");
+    const cacheDir = cacheDirOf(cacheHome);
     rmSync(cacheDir, { recursive: true });
     mkdirSync(cacheDir);
     chmodSync(cacheDir, 0o770);
@@ -104,12 +107,7 @@ describe.runIf(process.platform !== "win32")("code cache of the bundled CLI", ()
   it("does not use a cache file others can write: it is replaced by a private one", () => {
     const cacheHome = path.join(dir, "cache-d");
     const expected = doctor(cacheHome);
-    const file = path.join(
-      cacheHome,
-      "system-command-mcp",
-      "code-cache",
-      cacheFiles(cacheHome)[0]!,
-    );
+    const file = cliCacheFile(cacheHome);
     // a good cache, but writable by others: were it read, V8 would accept it and keep it
     chmodSync(file, 0o666);
     expect(doctor(cacheHome)).toBe(expected);
@@ -119,7 +117,7 @@ describe.runIf(process.platform !== "win32")("code cache of the bundled CLI", ()
   it("keeps the caches of the newest three builds of a command and removes older ones", () => {
     const cacheHome = path.join(dir, "cache-f");
     doctor(cacheHome);
-    const cacheDir = path.join(cacheHome, "system-command-mcp", "code-cache");
+    const cacheDir = cacheDirOf(cacheHome);
     const [current, validator] = cacheFiles(cacheHome);
     // caches of four earlier builds (oldest first), of another command, and a file not ours
     const stamp = (n: number) => current!.replace(/-[0-9a-f]{16}-/, `-${String(n).repeat(16)}-`);

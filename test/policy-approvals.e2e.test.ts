@@ -2,11 +2,11 @@
 // decline / cancel / deny, and without elicitation APPROVAL_REQUIRED → `approve --yes <id>` →
 // one run with approvalId; used, changed, expired and denied ids are refused.
 
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI_ENTRY, configuredArgs, removeDir, tempDir } from "./helpers/server.js";
+import { runCli } from "./cli-helpers.js";
+import { configuredArgs, removeDir, tempDir } from "./helpers/server.js";
 import {
   approvalsDir,
   guardedManifest,
@@ -26,14 +26,7 @@ function manifest(): Record<string, any> {
 }
 
 /** Runs the CLI with the test's private state directory. */
-function cli(dir: string, args: string[]) {
-  return spawnSync(process.execPath, [CLI_ENTRY, ...args], {
-    encoding: "utf8",
-    timeout: 30_000,
-    env: stateEnv(dir),
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-}
+const cli = (dir: string, args: string[]) => runCli(args, { env: stateEnv(dir) });
 
 /** The 32-hex id an APPROVAL_REQUIRED text carries. */
 function approvalIdOf(text: string): string {

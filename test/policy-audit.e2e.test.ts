@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./cli-helpers.js";
 import { CLI_ENTRY, configuredArgs, removeDir, tempDir } from "./helpers/server.js";
 import { guardedManifest, startPolicyServer, stateEnv, textOf } from "./policy-helpers.js";
 
@@ -28,13 +29,8 @@ function manifest(extra: Json = {}): Json {
   return value;
 }
 
-function cli(dir: string, args: string[]) {
-  return spawnSync(process.execPath, [CLI_ENTRY, ...args], {
-    encoding: "utf8",
-    timeout: 30_000,
-    env: stateEnv(dir),
-  });
-}
+/** Runs the CLI with the test's private state directory. */
+const cli = (dir: string, args: string[]) => runCli(args, { env: stateEnv(dir) });
 
 function records(file: string): Json[] {
   return readFileSync(file, "utf8")

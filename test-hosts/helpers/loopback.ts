@@ -55,3 +55,33 @@ export async function startLoopback(handler: Handler): Promise<Loopback> {
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 }
+
+/** A scripted model API as a test sees it (the Anthropic and Gemini mocks). */
+export interface MockModel<R> {
+  /** The API origin the host is pointed at. */
+  origin: string;
+  /** What the host sent, one entry per model request the script answered. */
+  requests: R[];
+  /** Script and server errors; a passing session has none. */
+  errors: string[];
+  /** Every `METHOD path` the host asked for. */
+  paths: string[];
+  close(): Promise<void>;
+}
+
+/** The test's view of a mock served by `server` and driven by `script`. */
+export function mockModel<R>(
+  server: Loopback,
+  script: { errors: string[] },
+  requests: R[],
+): MockModel<R> {
+  return {
+    origin: server.origin,
+    requests,
+    get errors() {
+      return [...script.errors, ...server.errors];
+    },
+    paths: server.paths,
+    close: () => server.close(),
+  };
+}

@@ -7,7 +7,7 @@
 
 import type { ServerResponse } from "node:http";
 
-import { sendJson, startLoopback } from "./loopback.js";
+import { mockModel, sendJson, startLoopback, type MockModel } from "./loopback.js";
 import type { Loopback } from "./loopback.js";
 import { FINAL_TEXT, Script, hostToolName } from "./script.js";
 import type { ScriptStep, ScriptedTurn, SeenResult } from "./script.js";
@@ -27,16 +27,8 @@ export interface AnthropicRequest {
   body: Json;
 }
 
-export interface MockAnthropic {
-  /** The API origin (`ANTHROPIC_BASE_URL`); the Messages API is under `/v1`. */
-  origin: string;
-  requests: AnthropicRequest[];
-  /** Script and server errors; a passing session has none. */
-  errors: string[];
-  /** Every `METHOD path` the host asked for. */
-  paths: string[];
-  close(): Promise<void>;
-}
+/** `origin` is `ANTHROPIC_BASE_URL`; the Messages API is under `/v1`. */
+export type MockAnthropic = MockModel<AnthropicRequest>;
 
 /** The text of a `tool_result` block's content (a string or text blocks). */
 function resultText(content: unknown): string {
@@ -189,13 +181,5 @@ export async function startMockAnthropic(turns: ScriptedTurn[]): Promise<MockAnt
       usage: USAGE,
     });
   });
-  return {
-    origin: server.origin,
-    requests,
-    get errors() {
-      return [...script.errors, ...server.errors];
-    },
-    paths: server.paths,
-    close: () => server.close(),
-  };
+  return mockModel(server, script, requests);
 }

@@ -6,7 +6,7 @@
 
 import type { ServerResponse } from "node:http";
 
-import { sendJson, startLoopback } from "./loopback.js";
+import { mockModel, sendJson, startLoopback, type MockModel } from "./loopback.js";
 import { FINAL_TEXT, Script, hostToolName } from "./script.js";
 import type { ScriptStep, ScriptedTurn, SeenResult } from "./script.js";
 
@@ -27,14 +27,8 @@ export interface GeminiRequest {
   body: Json;
 }
 
-export interface MockGemini {
-  /** `GOOGLE_GEMINI_BASE_URL` */
-  origin: string;
-  requests: GeminiRequest[];
-  errors: string[];
-  paths: string[];
-  close(): Promise<void>;
-}
+/** `origin` is `GOOGLE_GEMINI_BASE_URL`. */
+export type MockGemini = MockModel<GeminiRequest>;
 
 /** Every string inside a value, depth first (a function response's texts). */
 function strings(value: unknown, out: string[] = []): string[] {
@@ -136,13 +130,5 @@ export async function startMockGemini(turns: ScriptedTurn[]): Promise<MockGemini
     if (method === "streamGenerateContent") stream(res, answer);
     else sendJson(res, 200, answer);
   });
-  return {
-    origin: server.origin,
-    requests,
-    get errors() {
-      return [...script.errors, ...server.errors];
-    },
-    paths: server.paths,
-    close: () => server.close(),
-  };
+  return mockModel(server, script, requests);
 }

@@ -144,6 +144,8 @@ await build({
   stdin: {
     contents: [
       `import { BundleLoader } from "./code-cache.js";`,
+      `import { holdYoungGeneration } from "./young-generation.js";`,
+      `holdYoungGeneration();`,
       `new BundleLoader(require("node:path").join(__dirname, "bundle"), ${JSON.stringify(stamp)}).load("cli");`,
     ].join("\n"),
     resolveDir: cliDir,

@@ -5,6 +5,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { CommandError, type ErrorCode } from "../errors.js";
 import { SERVER_VERSION } from "../version.js";
+import { isLegacyServe } from "./argv.js";
 import { registerManagementCommands } from "./commands/index.js";
 import { logError, logLine } from "./log.js";
 import {
@@ -93,10 +94,8 @@ function buildProgram(exitWith: (code: number) => void): Command {
 
 /** Turns argv into a command: no command + flags is the legacy form of `serve`. */
 function normalizeArgv(argv: string[]): string[] {
-  const first = argv[0];
-  if (first === undefined) return ["serve"];
-  const infoFlags = new Set(["-h", "--help", "-V", "--version"]);
-  if (first.startsWith("-") && !infoFlags.has(first)) {
+  if (argv.length === 0) return ["serve"];
+  if (isLegacyServe(argv)) {
     logLine("deprecated: starting the server without a command; use `system-command-mcp serve`");
     return ["serve", ...argv];
   }

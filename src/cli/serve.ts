@@ -9,6 +9,7 @@ import { SERVER_NAME, SERVER_VERSION } from "../version.js";
 import { defaultExecutionsDir, reapDeadServers } from "../process/crash-registry.js";
 import { bootstrap } from "./bootstrap.js";
 import { logLine } from "./log.js";
+import { settleYoungGeneration } from "./young-generation.js";
 import type { CommonOptions } from "./options.js";
 
 /** Margin kept below the 2 s shutdown bound for the process to exit. */
@@ -52,6 +53,7 @@ export async function serve(options: CommonOptions): Promise<void> {
     if (process.platform !== "win32") reapLeftovers();
   };
   await server.connect(transport);
+  settleYoungGeneration();
   logLine(
     `${SERVER_VERSION} ready: mode ${catalog.mode}, ${catalog.programs.size} programs, ` +
       `roots ${roots.map((root) => root.path).join(", ")}`,

@@ -1,7 +1,7 @@
 // Reads who is alive in a POSIX process group, telling live members from zombies (SPEC §6.5).
 
 import { execFile, execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 
 const ZOMBIE_STATES = new Set(["Z", "X", "x"]);
 /** The longest a `ps` call may take (process-table reads, start times, ownership checks). */
@@ -43,6 +43,37 @@ export function parseProcStat(text: string): ProcessEntry | undefined {
   return { pid, pgid, live: !ZOMBIE_STATES.has(state), startTicks };
 }
 
+/** One /proc/<pid>/stat line is a few hundred bytes; a longer one is read whole instead. */
+const STAT_BUFFER = Buffer.alloc(4096);
+
+/**
+ * Linux: the text of /proc/<pid>/stat, read with one open/read/close into a reused buffer (this
+ * runs on every spawn, §16); throws like readFileSync when the process is gone.
+ */
+function readProcStat(pid: number | string): string {
+  const file = `/proc/${pid}/stat`;
+  const fd = openSync(file, "r");
+  let length: number;
+  try {
+    length = readSync(fd, STAT_BUFFER, 0, STAT_BUFFER.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (length === STAT_BUFFER.length) return readFileSync(file, "latin1");
+  return STAT_BUFFER.toString("latin1", 0, length);
+}
+
+/** Runs a probe that throws on its usual negative answer without building a stack trace for it. */
+function withoutStackTraces<T>(probe: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return probe();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 /** Linux: the members of a process group from /proc. */
 function linuxGroupMembers(pgid: number): ProcessEntry[] {
   const members: ProcessEntry[] = [];
@@ -51,7 +82,7 @@ function linuxGroupMembers(pgid: number): ProcessEntry[] {
     if (code < 48 || code > 57) continue;
     let text: string;
     try {
-      text = readFileSync(`/proc/${name}/stat`, "latin1");
+      text = readProcStat(name);
     } catch {
       continue; // exited while we looked
     }
@@ -86,7 +117,8 @@ function psGroupMembers(pgid: number): Promise<ProcessEntry[]> {
 export function groupExists(pgid: number): boolean {
   if (!Number.isInteger(pgid) || pgid <= 1) return false;
   try {
-    process.kill(-pgid, 0);
+    // ESRCH is the common answer (every execution asks once its leader exited)
+    withoutStackTraces(() => process.kill(-pgid, 0));
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
@@ -105,7 +137,7 @@ export async function groupHasLiveMembers(pgid: number): Promise<boolean> {
 export function processStartTicks(pid: number): number | undefined {
   if (process.platform !== "linux") return undefined;
   try {
-    return parseProcStat(readFileSync(`/proc/${pid}/stat`, "latin1"))?.startTicks;
+    return parseProcStat(readProcStat(pid))?.startTicks;
   } catch {
     return undefined;
   }

@@ -1,7 +1,7 @@
 // One execution as an object with a life of its own: spawned → running → (terminating) →
 // draining → publishing → completed. Callers await `result`; it never rejects once spawned.
 
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { ArtifactPolicy } from "../programs/types.js";
 import { ExecutionOutput } from "../output/execution-output.js";
@@ -57,9 +57,21 @@ interface ExitInfo {
   signal: NodeJS.Signals | null;
 }
 
+/** An execution id's random bytes: 128 bits, 32 lowercase hex characters (SPEC §4). */
+const EXECUTION_ID_BYTES = 16;
+/** Ids are cut from one block of random bytes, refilled when used up: one CSPRNG call per 256. */
+const idPool = Buffer.alloc(EXECUTION_ID_BYTES * 256);
+let idOffset = idPool.length;
+
 /** A new 128-bit execution id, 32 lowercase hex characters. */
 export function newExecutionId(): string {
-  return randomBytes(16).toString("hex");
+  if (idOffset + EXECUTION_ID_BYTES > idPool.length) {
+    randomFillSync(idPool);
+    idOffset = 0;
+  }
+  const id = idPool.toString("hex", idOffset, idOffset + EXECUTION_ID_BYTES);
+  idOffset += EXECUTION_ID_BYTES;
+  return id;
 }
 
 /** A running (or finished) execution. Create with `Execution.start`. */
@@ -73,7 +85,8 @@ export class Execution {
   private shuttingDown = false;
   private readonly stopRequested: Promise<void>;
   private requestStop!: () => void;
-  private readonly shutdownAbort = new AbortController();
+  /** Made only when a termination or a shutdown needs it (most executions never do). */
+  private shutdownAbort: AbortController | undefined;
   private completed: CanonicalResult | undefined;
   private handedOut = false;
   /** Past this point a handle can no longer make the spool be kept (run() decided the artifact). */
@@ -179,7 +192,7 @@ export class Execution {
   shutdown(): void {
     this.shuttingDown = true;
     this.stop("cancelled");
-    setTimeout(() => this.shutdownAbort.abort(), SHUTDOWN_KILL_AFTER_MS).unref();
+    setTimeout(() => this.shutdownController().abort(), SHUTDOWN_KILL_AFTER_MS).unref();
   }
 
   /** Report progress about once a second while running (§6.7). */
@@ -293,6 +306,10 @@ export class Execution {
     };
   }
 
+  private shutdownController(): AbortController {
+    return (this.shutdownAbort ??= new AbortController());
+  }
+
   private terminate(): Promise<TerminationSteps> {
     const shutdown = this.shuttingDown;
     return terminateTree(
@@ -305,7 +322,7 @@ export class Execution {
           ? SHUTDOWN_FINAL_WAIT_MS
           : this.spec.finalTerminationWaitMs,
       },
-      this.shutdownAbort.signal,
+      this.shutdownController().signal,
     );
   }
 

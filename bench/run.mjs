@@ -51,6 +51,7 @@ const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(BENCH_DIR, "..");
 const BUILT_ENTRY = path.join(REPO_ROOT, "dist/cli/main.js");
 const REFERENCE_SERVER = path.join(BENCH_DIR, "reference/minimal-server.mjs");
+const SPAWN_REFERENCE_SERVER = path.join(BENCH_DIR, "reference/spawn-server.mjs");
 const PAGE_FLOOR_SERVER = path.join(BENCH_DIR, "reference/page-server.mjs");
 const DOCTOR_BENCH = path.join(BENCH_DIR, "doctor.mjs");
 const MiB = 1024 * 1024;
@@ -156,6 +157,26 @@ async function startReadyServer() {
 
 const execTrue = (server) => callTool(server, "system_exec", { program: "true" });
 
+/** The minimal SDK server whose one tool spawns a program (the per-call floor), initialized. */
+async function startSpawnReference() {
+  const reference = startRpc(process.execPath, [SPAWN_REFERENCE_SERVER], {
+    env: serverEnv(),
+    cwd: ROOT,
+  });
+  await reference.initialize();
+  return reference;
+}
+
+/** One `/bin/true` through the spawn reference; throws unless it exited 0. */
+async function spawnReferenceTrue(reference) {
+  const response = await reference.request("tools/call", {
+    name: "run",
+    arguments: { file: TRUE },
+  });
+  const text = response.result?.content?.[0]?.text;
+  if (text !== "exit 0") throw new Error(`spawn reference: ${JSON.stringify(response)}`);
+}
+
 // ---------- results ----------
 
 const results = [];
@@ -231,19 +252,30 @@ async function benchColdStart() {
 }
 
 async function benchPerCall(server) {
+  const spawnReference = await startSpawnReference();
   for (let i = 0; i < 20; i++) {
     await rawRun(TRUE);
     await execTrue(server);
+    await spawnReferenceTrue(spawnReference);
   }
   const raw = [];
   const viaServer = [];
+  const viaSpawnReference = [];
   const block = 50;
   let rawCpu = 0;
   let serverCpu = 0;
-  // alternate blocks of raw and server calls so drift hits both equally
+  let spawnReferenceCpu = 0;
+  // alternate blocks of raw, server and spawn-reference calls so drift hits all equally
   for (let done = 0; done < COUNTS.perCall; done += block) {
     const n = Math.min(block, COUNTS.perCall - done);
-    let c = ownCpuMs();
+    let c = cpuMs(spawnReference.pid);
+    for (let i = 0; i < n; i++) {
+      const t = now();
+      await spawnReferenceTrue(spawnReference);
+      viaSpawnReference.push(now() - t);
+    }
+    spawnReferenceCpu += cpuMs(spawnReference.pid) - c;
+    c = ownCpuMs();
     for (let i = 0; i < n; i++) {
       const t = now();
       await rawRun(TRUE);
@@ -259,6 +291,7 @@ async function benchPerCall(server) {
     }
     serverCpu += cpuMs(server.pid) - c;
   }
+  await spawnReference.close();
   // the floor: one tools/call round trip to the minimal SDK server (no process spawned)
   const reference = startRpc(process.execPath, [REFERENCE_SERVER], { env: serverEnv(), cwd: ROOT });
   const echo = [];
@@ -293,6 +326,21 @@ async function benchPerCall(server) {
     target: undefined,
     pass: undefined,
     raw: { serverCpuMs: serverCpu, rawCpuMs: rawCpu },
+  });
+  const spawnFloor = p50(viaSpawnReference) / p50(raw);
+  record({
+    id: "call-spawn-floor",
+    name: "… the minimal SDK server whose tool spawns /bin/true, p50 (and its CPU per call)",
+    server: `${fmtMs(p50(viaSpawnReference))} (CPU ${(spawnReferenceCpu / COUNTS.perCall).toFixed(3)} ms)`,
+    reference: `${fmtMs(p50(raw))} (raw spawn)`,
+    value: `floor ${spawnFloor.toFixed(2)}×`,
+    target: undefined,
+    pass: undefined,
+    raw: {
+      p50SpawnReference: p50(viaSpawnReference),
+      spawnFloor,
+      cpuMsPerCall: spawnReferenceCpu / COUNTS.perCall,
+    },
   });
   record({
     id: "call-floor",
@@ -331,17 +379,24 @@ async function benchParallel(server) {
     await Promise.all(Array.from({ length: COUNTS.parallelism }, worker));
     return COUNTS.parallelCalls / ((now() - t) / 1000);
   };
+  const spawnReference = await startSpawnReference();
+  const spawnReferenceCall = () => spawnReferenceTrue(spawnReference);
   await throughput(rawCall);
   await throughput(serverCall);
+  await throughput(spawnReferenceCall);
   rejected = 0;
   const rawRate = [];
   const serverRate = [];
+  const spawnReferenceRate = [];
   for (let round = 0; round < 2; round++) {
     rawRate.push(await throughput(rawCall));
     serverRate.push(await throughput(serverCall));
+    spawnReferenceRate.push(await throughput(spawnReferenceCall));
   }
+  await spawnReference.close();
   const rawBest = Math.max(...rawRate);
   const serverBest = Math.max(...serverRate);
+  const spawnReferenceBest = Math.max(...spawnReferenceRate);
   const ratio = serverBest / rawBest;
   record({
     id: "parallel",
@@ -352,6 +407,16 @@ async function benchParallel(server) {
     target: `≥ ${TARGETS.parallel}×`,
     pass: ratio >= TARGETS.parallel,
     raw: { calls: COUNTS.parallelCalls, rawRate, serverRate, rejected, ratio },
+  });
+  record({
+    id: "parallel-spawn-floor",
+    name: `… the minimal SDK server whose tool spawns /bin/true, ${COUNTS.parallelism} in flight`,
+    server: `${spawnReferenceBest.toFixed(0)} calls/s`,
+    reference: `${rawBest.toFixed(0)} spawns/s (raw)`,
+    value: `floor ${(spawnReferenceBest / rawBest).toFixed(2)}×`,
+    target: undefined,
+    pass: undefined,
+    raw: { spawnReferenceRate, floor: spawnReferenceBest / rawBest },
   });
 }
 

@@ -32,8 +32,11 @@ export const INFO_WAIT_MS = 1_000;
 /** How long a natural exit waits for the sandbox's PID 1 to finish tearing the namespace down. */
 export const SETTLE_MS = 500;
 
-/** How often that wait looks. */
+/** How often that wait looks, after its first SETTLE_FAST_POLL_MS. */
 export const SETTLE_POLL_MS = 2;
+
+/** How long that wait looks at every turn of the event loop before it falls back to a timer. */
+export const SETTLE_FAST_POLL_MS = 1;
 
 /** Where the Seatbelt adapter lives on every macOS. */
 export const SANDBOX_EXEC_PATH = "/usr/bin/sandbox-exec";

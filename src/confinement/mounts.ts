@@ -12,12 +12,20 @@ export function isWithin(child: string, parent: string): boolean {
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
-/** The real path of an existing path, or undefined when it does not exist (or cannot be read). */
+/**
+ * The real path of an existing path, or undefined when it does not exist (or cannot be read).
+ * The libc realpath (one call, not an lstat per component); most candidates do not exist, so
+ * their ENOENT is built without a stack trace. This runs for every confined execution.
+ */
 function existingRealPath(candidate: string): string | undefined {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
-    return realpathSync(candidate);
+    return realpathSync.native(candidate);
   } catch {
     return undefined;
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 

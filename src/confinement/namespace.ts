@@ -2,9 +2,9 @@
 // whether any process is left in it. A namespace is identified by its inode (`pid:[N]`), which no
 // other live namespace shares, so a reused pid can never be mistaken for a member.
 
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readdirSync, readlinkSync } from "node:fs";
 import type { Readable } from "node:stream";
-import { parseProcStat } from "../process/proc-table.js";
+import { parseProcStat, readProcStat } from "../process/proc-table.js";
 
 /** What bwrap writes to its info fd once the sandbox exists. */
 export interface SandboxInfo {
@@ -66,7 +66,7 @@ function namespaceLink(inode: number): string {
 export function isLiveMember(pid: number, inode: number): boolean {
   try {
     if (readlinkSync(`/proc/${pid}/ns/pid`) !== namespaceLink(inode)) return false;
-    return parseProcStat(readFileSync(`/proc/${pid}/stat`, "latin1"))?.live ?? false;
+    return parseProcStat(readProcStat(pid))?.live ?? false;
   } catch {
     return false; // gone while we looked
   }

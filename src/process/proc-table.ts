@@ -50,7 +50,7 @@ const STAT_BUFFER = Buffer.alloc(4096);
  * Linux: the text of /proc/<pid>/stat, read with one open/read/close into a reused buffer (this
  * runs on every spawn, §16); throws like readFileSync when the process is gone.
  */
-function readProcStat(pid: number | string): string {
+export function readProcStat(pid: number | string): string {
   const file = `/proc/${pid}/stat`;
   const fd = openSync(file, "r");
   let length: number;

@@ -145,7 +145,7 @@ await build({
     contents: [
       `import { BundleLoader } from "./code-cache.js";`,
       `import { holdYoungGeneration } from "./young-generation.js";`,
-      `holdYoungGeneration();`,
+      `holdYoungGeneration(() => require("node:v8"));`,
       `new BundleLoader(require("node:path").join(__dirname, "bundle"), ${JSON.stringify(stamp)}).load("cli");`,
     ].join("\n"),
     resolveDir: cliDir,

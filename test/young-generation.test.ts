@@ -8,7 +8,8 @@ import path from "node:path";
 import { buildSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isLegacyServe, runsServe } from "../src/cli/argv.js";
-import { YOUNG_GENERATION_BYTES } from "../src/cli/young-generation.js";
+import { YOUNG_GENERATION_BYTES } from "../src/cli/young-generation-settle.js";
+import { runCli } from "./cli-helpers.js";
 import { baseEnv, configuredArgs, removeDir, startServer, tempDir } from "./helpers/server.js";
 
 const MiB = 1024 * 1024;
@@ -18,18 +19,25 @@ const STARTING_BYTES = 2 * MiB;
 
 let dir: string;
 let moduleFile: string;
+let settleFile: string;
 
 beforeAll(() => {
   dir = tempDir("scm-young-");
   moduleFile = path.join(dir, "young-generation.mjs");
-  buildSync({
-    entryPoints: [path.resolve(__dirname, "../src/cli/young-generation.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    outfile: moduleFile,
-    logLevel: "silent",
-  });
+  settleFile = path.join(dir, "young-generation-settle.mjs");
+  for (const [source, outfile] of [
+    ["young-generation.ts", moduleFile],
+    ["young-generation-settle.ts", settleFile],
+  ]) {
+    buildSync({
+      entryPoints: [path.resolve(__dirname, "../src/cli", source!)],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      outfile,
+      logLevel: "silent",
+    });
+  }
 });
 
 afterAll(() => removeDir(dir));
@@ -40,11 +48,21 @@ afterAll(() => removeDir(dir));
  * every ~300 kB of allocation as a server does between messages, so that GC observers run;
  * prints the young generation's capacity before and after.
  */
-function churn(steps: string): { before: number; after: number; held?: unknown } {
+function churn(steps: string): {
+  before: number;
+  after: number;
+  held?: unknown;
+  v8Loaded: boolean;
+} {
   const script = path.join(dir, `churn-${Math.random().toString(36).slice(2)}.mjs`);
   writeFileSync(
     script,
-    `import * as yg from ${JSON.stringify(moduleFile)};
+    `import v8 from "node:v8";
+     import * as hold from ${JSON.stringify(moduleFile)};
+     import * as settle from ${JSON.stringify(settleFile)};
+     const yg = { ...hold, ...settle };
+     let v8Loaded = false;
+     const loadV8 = () => ((v8Loaded = true), v8);
      const before = yg.youngGenerationBytes();
      let held;
      ${steps}
@@ -55,7 +73,7 @@ function churn(steps: string): { before: number; after: number; held?: unknown }
        if (i % 2000 === 0) await new Promise((resolve) => setImmediate(resolve));
      }
      await new Promise((resolve) => setImmediate(resolve));
-     console.log(JSON.stringify({ before, after: yg.youngGenerationBytes(), held }));`,
+     console.log(JSON.stringify({ before, after: yg.youngGenerationBytes(), held, v8Loaded }));`,
   );
   const run = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 60_000 });
   expect(run.status, run.stderr).toBe(0);
@@ -86,20 +104,23 @@ describe("young generation", () => {
   });
 
   it("stays at its starting size once serve holds it", () => {
-    const { before, after, held } = churn(`held = yg.holdYoungGeneration(["serve"]);`);
+    const { before, after, held } = churn(`held = yg.holdYoungGeneration(loadV8, ["serve"]);`);
     expect(held).toBe(true);
     expect(before).toBeLessThanOrEqual(STARTING_BYTES);
     expect(after).toBe(STARTING_BYTES);
   });
 
   it("is not held for a short command such as doctor", () => {
-    const { after, held } = churn(`held = yg.holdYoungGeneration(["doctor"]);`);
+    const { after, held, v8Loaded } = churn(`held = yg.holdYoungGeneration(loadV8, ["doctor"]);`);
     expect(held).toBe(false);
+    expect(v8Loaded).toBe(false); // a short command does not even load node:v8
     expect(after).toBeGreaterThan(YOUNG_GENERATION_BYTES);
   });
 
   it("grows once to the serving size and no further once settled", () => {
-    const { after } = churn(`yg.holdYoungGeneration(["serve"]); yg.settleYoungGeneration();`);
+    const { after } = churn(
+      `yg.holdYoungGeneration(loadV8, ["serve"]); yg.settleYoungGeneration();`,
+    );
     expect(after).toBe(YOUNG_GENERATION_BYTES);
   });
 });
@@ -132,5 +153,25 @@ describe("the server", () => {
     const young = spaces.find((space) => space.space_name === "new_space")!;
     // V8's default grows it to 16 MiB within these calls (measured; docs/performance.md)
     expect(young.space_size).toBeLessThanOrEqual(YOUNG_GENERATION_BYTES);
+  });
+});
+
+describe("the entry", () => {
+  it("loads neither node:v8 nor perf_hooks for a short command", () => {
+    const report = path.join(dir, "modules-doctor.json");
+    const hook = path.join(dir, "report-modules.cjs");
+    writeFileSync(
+      hook,
+      `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)},
+         JSON.stringify(process.moduleLoadList)));`,
+    );
+    const run = runCli(["print-config", "--help"], {
+      env: { ...process.env, NODE_OPTIONS: `--require ${hook}` },
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const loaded = JSON.parse(readFileSync(report, "utf8")) as string[];
+    expect(loaded).toContain("NativeModule fs"); // the report itself works
+    expect(loaded).not.toContain("NativeModule v8");
+    expect(loaded).not.toContain("NativeModule perf_hooks");
   });
 });

@@ -9,7 +9,7 @@ import { SERVER_NAME, SERVER_VERSION } from "../version.js";
 import { defaultExecutionsDir, reapDeadServers } from "../process/crash-registry.js";
 import { bootstrap } from "./bootstrap.js";
 import { logLine } from "./log.js";
-import { settleYoungGeneration } from "./young-generation.js";
+import { settleYoungGeneration } from "./young-generation-settle.js";
 import type { CommonOptions } from "./options.js";
 
 /** Margin kept below the 2 s shutdown bound for the process to exit. */

@@ -3,7 +3,8 @@
 // line on stdout. Plain Node ESM over dist/ (run `npm run build` first).
 //
 //   BENCH_CLI_ENTRY   the CLI entry (default dist/cli/main.js next to this folder)
-//   BENCH_RUNS        timed runs per command (default 21; one untimed warm-up run each)
+//   BENCH_RUNS        timed runs per command (default 21; one untimed warm-up run each), the
+//                     two commands alternating run by run
 
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -62,22 +63,39 @@ function writeWorld(dir) {
   return { manifest, root };
 }
 
-/** Median wall time of `node args…` over RUNS runs, after one warm-up; every run must exit 0. */
-function timeNode(args) {
-  const times = [];
-  for (let run = 0; run <= RUNS; run += 1) {
-    const start = performance.now();
-    const result = spawnSync(process.execPath, args, {
-      stdio: ["ignore", "ignore", "pipe"],
-      timeout: RUN_TIMEOUT_MS,
-    });
-    const elapsed = performance.now() - start;
-    if (result.status !== 0) {
-      throw new Error(`node ${args.join(" ")} exited ${result.status}: ${String(result.stderr)}`);
-    }
-    if (run > 0) times.push(elapsed);
+/** Wall time of one `node args…` run, which must exit 0. */
+function runNode(args) {
+  const start = performance.now();
+  const result = spawnSync(process.execPath, args, {
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: RUN_TIMEOUT_MS,
+  });
+  const elapsed = performance.now() - start;
+  if (result.status !== 0) {
+    throw new Error(`node ${args.join(" ")} exited ${result.status}: ${String(result.stderr)}`);
   }
-  return median(times);
+  return elapsed;
+}
+
+/**
+ * Median wall times of `node a…` and `node b…` over RUNS runs each, after one warm-up of each,
+ * alternating run by run (and which goes first), and the median of the per-pair ratios b ÷ a:
+ * this machine's start times are bimodal (a run lands in a slow or a fast mode), so the two
+ * medians of separate series can sit in different modes, while a pair shares its moment.
+ */
+function timeInterleaved(a, b) {
+  const times = { a: [], b: [] };
+  const ratios = [];
+  for (let run = 0; run <= RUNS; run += 1) {
+    const order = run % 2 === 0 ? ["a", "b"] : ["b", "a"];
+    const pair = {};
+    for (const which of order) pair[which] = runNode(which === "a" ? a : b);
+    if (run === 0) continue;
+    times.a.push(pair.a);
+    times.b.push(pair.b);
+    ratios.push(pair.b / pair.a);
+  }
+  return { a: median(times.a), b: median(times.b), ratio: median(ratios) };
 }
 
 /** Median time to load the catalog of the manifest in-process (what startup's registration costs). */
@@ -142,9 +160,11 @@ async function main() {
   const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "scm-bench-doctor-")));
   try {
     const { manifest, root } = writeWorld(dir);
-    const nodeMs = timeNode(["-e", ""]);
-    const doctorMs = timeNode([CLI_ENTRY, "doctor", "--manifest", manifest, "--root", root]);
-    const ratio = doctorMs / nodeMs;
+    const {
+      a: nodeMs,
+      b: doctorMs,
+      ratio,
+    } = timeInterleaved(["-e", ""], [CLI_ENTRY, "doctor", "--manifest", manifest, "--root", root]);
     const registration = await timeRegistration(manifest);
     const serveInitializeMs = await timeServeInitialize(manifest, root);
     const report = {

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import {
   openArtifactStore,
   type ArtifactStore,
@@ -31,6 +32,27 @@ export class TempDirs {
     const dirs = this.dirs.splice(0);
     await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
   }
+}
+
+/**
+ * Opens a store in a fresh temporary directory before each test (before the file's tests with
+ * `once`), hands it to `set`, and closes and removes it afterwards.
+ */
+export function useStore(
+  set: (store: ArtifactStore) => void,
+  options: { once?: boolean; overrides?: Partial<ArtifactStoreOptions> } = {},
+): void {
+  const temp = new TempDirs();
+  let store: ArtifactStore | undefined;
+  (options.once ? beforeAll : beforeEach)(async () => {
+    store = await openStoreIn(await temp.make(), options.overrides);
+    set(store);
+  });
+  (options.once ? afterAll : afterEach)(async () => {
+    await store?.close();
+    store = undefined;
+    await temp.cleanup();
+  });
 }
 
 /** Store options with generous defaults, overridable per test. */

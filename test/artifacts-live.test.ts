@@ -1,9 +1,9 @@
 // Live reads from a spool while it is written (SPEC §19), backpressure, and the spool cap.
 
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { ArtifactStore } from "../src/artifacts/store.js";
 import type { Staging } from "../src/artifacts/store.js";
-import { openStoreIn, TempDirs } from "./artifacts-helpers.js";
+import { openStoreIn, TempDirs, useStore } from "./artifacts-helpers.js";
 
 /** Waits until the spool holds `bytes` bytes of `stream` (writes complete asynchronously). */
 async function spooled(staging: Staging, stream: "stdout" | "stderr", bytes: number) {
@@ -15,17 +15,8 @@ async function spooled(staging: Staging, stream: "stdout" | "stderr", bytes: num
 }
 
 describe("live spool reads", () => {
-  const temp = new TempDirs();
   let store: ArtifactStore;
-
-  beforeEach(async () => {
-    store = await openStoreIn(await temp.make(), { maxStreamBytes: 64 });
-  });
-
-  afterEach(async () => {
-    await store.close();
-    await temp.cleanup();
-  });
+  useStore((opened) => (store = opened), { overrides: { maxStreamBytes: 64 } });
 
   it("reads what is spooled so far, waits at the end, and reports eof only once ended", async () => {
     const staging = await store.createStaging();

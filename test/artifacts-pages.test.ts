@@ -4,9 +4,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { isUtf8 } from "node:buffer";
 import fc from "fast-check";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ArtifactStore } from "../src/artifacts/store.js";
-import { openStoreIn, publishBytes, readWhole, TempDirs } from "./artifacts-helpers.js";
+import { publishBytes, readWhole, useStore } from "./artifacts-helpers.js";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -23,17 +23,8 @@ async function publish(store: ArtifactStore, stdout: Buffer, stderr?: Buffer): P
 }
 
 describe("artifact pages", () => {
-  const temp = new TempDirs();
   let store: ArtifactStore;
-
-  beforeEach(async () => {
-    store = await openStoreIn(await temp.make());
-  });
-
-  afterEach(async () => {
-    await store.close();
-    await temp.cleanup();
-  });
+  useStore((opened) => (store = opened));
 
   it("reproduces random binary data exactly in base64 pages", async () => {
     const stdout = randomBytes(3 * MiB + 12_345);

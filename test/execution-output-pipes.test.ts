@@ -3,23 +3,14 @@
 
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ArtifactStore } from "../src/artifacts/store.js";
 import { ExecutionOutput } from "../src/output/execution-output.js";
 import type { SpoolSource } from "../src/output/types.js";
-import { openStoreIn, TempDirs } from "./artifacts-helpers.js";
+import { useStore } from "./artifacts-helpers.js";
 
-const temp = new TempDirs();
 let store: ArtifactStore;
-
-beforeAll(async () => {
-  store = await openStoreIn(await temp.make());
-});
-
-afterAll(async () => {
-  await store.close();
-  await temp.cleanup();
-});
+useStore((opened) => (store = opened), { once: true });
 
 /** Seeded pseudo-random bytes, as the child below prints them. */
 function bytesOf(seed: number, n: number): Buffer {

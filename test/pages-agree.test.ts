@@ -4,23 +4,14 @@
 
 import { Readable } from "node:stream";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ArtifactStore } from "../src/artifacts/store.js";
 import { ExecutionOutput } from "../src/output/execution-output.js";
 import type { OutputEncoding } from "../src/output/types.js";
-import { openStoreIn, publishBytes, TempDirs } from "./artifacts-helpers.js";
+import { publishBytes, useStore } from "./artifacts-helpers.js";
 
-const temp = new TempDirs();
 let store: ArtifactStore;
-
-beforeAll(async () => {
-  store = await openStoreIn(await temp.make());
-});
-
-afterAll(async () => {
-  await store.close();
-  await temp.cleanup();
-});
+useStore((opened) => (store = opened), { once: true });
 
 /** An ended execution's output held in memory only (no spool source). */
 async function inMemory(bytes: Buffer): Promise<ExecutionOutput> {

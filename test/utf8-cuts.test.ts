@@ -3,11 +3,11 @@
 // and for a spool read live alike.
 
 import fc from "fast-check";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ArtifactStore, Staging } from "../src/artifacts/store.js";
 import { StreamProjection } from "../src/output/projection.js";
 import type { OutputPage } from "../src/output/types.js";
-import { openStoreIn, publishBytes, TempDirs } from "./artifacts-helpers.js";
+import { publishBytes, useStore } from "./artifacts-helpers.js";
 
 /** Characters of every UTF-8 length; 4-byte ones make the cut land 1, 2 or 3 bytes inside. */
 const CHARS = ["a", "é", "€", "😀", "𝄞"];
@@ -72,17 +72,8 @@ function expectLongestPages(value: string, pages: OutputPage[], limit: number): 
 }
 
 describe("utf8 pages", () => {
-  const temp = new TempDirs();
   let store: ArtifactStore;
-
-  beforeEach(async () => {
-    store = await openStoreIn(await temp.make());
-  });
-
-  afterEach(async () => {
-    await store.close();
-    await temp.cleanup();
-  });
+  useStore((opened) => (store = opened));
 
   async function storedPages(id: string, limit: number): Promise<OutputPage[]> {
     const pages: OutputPage[] = [];

@@ -4,6 +4,7 @@
 
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { withoutStackTraces } from "../without-stack-traces.js";
 import type { HiddenMount, SandboxPolicy } from "./types.js";
 
 /** Whether `child` is `parent` or below it. */
@@ -18,14 +19,10 @@ export function isWithin(child: string, parent: string): boolean {
  * their ENOENT is built without a stack trace. This runs for every confined execution.
  */
 function existingRealPath(candidate: string): string | undefined {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
   try {
-    return realpathSync.native(candidate);
+    return withoutStackTraces(() => realpathSync.native(candidate));
   } catch {
     return undefined;
-  } finally {
-    Error.stackTraceLimit = limit;
   }
 }
 

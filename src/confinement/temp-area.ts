@@ -16,6 +16,7 @@ import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { CommandError } from "../errors.js";
+import { pidExists } from "../process/proc-table.js";
 import { SANDBOX_TEMP_PREFIX } from "./constants.js";
 
 /** Owner-only permissions of every directory made here. */
@@ -53,21 +54,11 @@ export function openTempArea(base: string = os.tmpdir()): string {
   return area;
 }
 
-/** Whether a pid belongs to a running process. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Removes execution directories whose server (the pid in their name) is dead. */
 function removeStale(area: string): void {
   for (const name of readdirSync(area)) {
     const pid = Number(/^x-(\d+)-/.exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid || alive(pid)) continue;
+    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid || pidExists(pid)) continue;
     try {
       rmSync(path.join(area, name), { recursive: true, force: true });
     } catch {

@@ -2,6 +2,7 @@
 
 import { execFile, execFileSync } from "node:child_process";
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+import { withoutStackTraces } from "../without-stack-traces.js";
 
 const ZOMBIE_STATES = new Set(["Z", "X", "x"]);
 /** The longest a `ps` call may take (process-table reads, start times, ownership checks). */
@@ -61,17 +62,6 @@ export function readProcStat(pid: number | string): string {
   }
   if (length === STAT_BUFFER.length) return readFileSync(file, "latin1");
   return STAT_BUFFER.toString("latin1", 0, length);
-}
-
-/** Runs a probe that throws on its usual negative answer without building a stack trace for it. */
-function withoutStackTraces<T>(probe: () => T): T {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return probe();
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
 }
 
 /** Linux: the members of a process group from /proc. */

@@ -60,13 +60,18 @@ export interface StartOptions {
   args: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /** Runs the server under another identity (helpers/identity.ts: setpriv as uid 65534). */
+  runAs?: { wrap(command: string, args: string[]): { command: string; args: string[] } };
 }
 
 /** Spawns `node dist/cli/main.js serve …` and connects the SDK client. */
 export async function startServer(options: StartOptions): Promise<TestServer> {
+  const launch = options.runAs
+    ? options.runAs.wrap(process.execPath, [CLI_ENTRY, "serve", ...options.args])
+    : { command: process.execPath, args: [CLI_ENTRY, "serve", ...options.args] };
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI_ENTRY, "serve", ...options.args],
+    command: launch.command,
+    args: launch.args,
     env: options.env ?? baseEnv(),
     cwd: options.cwd,
     stderr: "pipe",

@@ -1,12 +1,16 @@
 // `exec`: one execution through the same runtime, printing what an agent would receive (§13).
+// Its exit status is the program's (exec-status.ts); it runs where the shell is (exec-cwd.ts).
 
 import { readFile } from "node:fs/promises";
 import { CommandError, errnoCode } from "../errors.js";
-import { STREAMS } from "../output/types.js";
-import type { CanonicalResult } from "../runtime/types.js";
-import { bootstrap } from "./bootstrap.js";
+import type { Caller } from "../policy/gate.js";
+import { bootstrap, type Bootstrapped } from "./bootstrap.js";
+import { execCwd } from "./exec-cwd.js";
+import { EXIT_TOOL_ERROR, resultExitStatus } from "./exec-status.js";
+import { writeText } from "./exec-text.js";
 import { logError } from "./log.js";
 import type { CommonOptions, ExecFormat } from "./options.js";
+import { isUsageError } from "./usage-codes.js";
 
 export interface ExecOptions extends CommonOptions {
   cwd?: string;
@@ -16,46 +20,66 @@ export interface ExecOptions extends CommonOptions {
   format?: ExecFormat;
 }
 
-/** Runs `program args…`; resolves to the exit code of the CLI (0 result printed, 1 tool error). */
+/** The signals that interrupt `exec`: the tree is terminated, then exec exits 128 + number. */
+const INTERRUPTS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
+
+/** How the CLI names the approval id when APPROVAL_REQUIRED tells the user to run again. */
+const CLI_CALLER: Caller = { approvalParameter: "--approval-id" };
+
+/**
+ * Runs `program args…`; resolves to exec's exit status: the program's (exit code, 128 + signal,
+ * 124 timed out, 128 + the signal exec received when interrupted), 125 on a tool error.
+ * Usage errors (ROOT_REQUIRED) are rethrown for main to print with the usage (exit 2).
+ */
 export async function execCommand(
   program: string,
   args: string[],
   options: ExecOptions,
 ): Promise<number> {
-  const { runtime } = await bootstrap(options, { command: "exec" });
+  let booted: Bootstrapped;
+  try {
+    booted = await bootstrap(options, { command: "exec" });
+  } catch (error) {
+    return toolError(error);
+  }
+  const { runtime, roots } = booted;
   const abort = new AbortController();
-  const onSignal = () => abort.abort();
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  let interrupted: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted ??= signal;
+    abort.abort();
+  };
+  for (const signal of INTERRUPTS) process.on(signal, onSignal);
   try {
     const input = options.inputFile ? await readInputFile(options.inputFile) : undefined;
     const result = await runtime.execute(
       {
         program,
         args,
-        cwd: options.cwd,
+        cwd: execCwd(options.cwd, roots),
         timeoutMs: options.timeoutMs,
         input,
         approvalId: options.approvalId,
       },
-      { signal: abort.signal, noYield: true },
+      { signal: abort.signal, noYield: true, caller: CLI_CALLER },
     );
     if (result.status !== "completed") throw new Error("exec never yields");
-    process.stdout.write(
-      options.format === "text" ? formatText(result) : JSON.stringify(result, null, 2) + "\n",
-    );
-    return 0;
+    if (options.format === "text") await writeText(result);
+    else process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+    return resultExitStatus(result, interrupted);
   } catch (error) {
-    if (error instanceof CommandError) {
-      logError(error);
-      return 1;
-    }
-    throw error;
+    return toolError(error);
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
     await runtime.close();
+    for (const signal of INTERRUPTS) process.off(signal, onSignal);
   }
+}
+
+/** A CommandError is printed and is exit 125; usage errors and bugs go on to main. */
+function toolError(error: unknown): number {
+  if (!(error instanceof CommandError) || isUsageError(error.code)) throw error;
+  logError(error);
+  return EXIT_TOOL_ERROR;
 }
 
 async function readInputFile(file: string): Promise<string> {
@@ -67,26 +91,4 @@ async function readInputFile(file: string): Promise<string> {
       `--input-file ${file} could not be read (${errnoCode(error)})`,
     );
   }
-}
-
-/** A readable summary: the status line, then each non-empty stream. */
-export function formatText(result: CanonicalResult): string {
-  const status =
-    result.exitCode !== null ? `exit ${result.exitCode}` : `signal ${result.signal ?? "unknown"}`;
-  const flags = [
-    result.timedOut ? "timed out" : "",
-    result.cancelled ? "cancelled" : "",
-    `${result.durationMs} ms`,
-  ].filter(Boolean);
-  const lines = [`${result.programSelection.logicalName}: ${status} (${flags.join(", ")})`];
-  for (const stream of STREAMS) {
-    const output = result[stream];
-    if (output.totalBytes === 0) continue;
-    lines.push(
-      `--- ${stream} (${output.totalBytes} bytes${output.truncated ? ", truncated" : ""})`,
-    );
-    lines.push(output.text.endsWith("\n") ? output.text.slice(0, -1) : output.text);
-  }
-  if (result.artifact.id) lines.push(`artifact: ${result.artifact.id}`);
-  return lines.join("\n") + "\n";
 }

@@ -8,6 +8,8 @@ import { SERVER_VERSION } from "../version.js";
 import { isLegacyServe } from "./argv.js";
 import { registerManagementCommands } from "./commands/index.js";
 import { logError, logLine } from "./log.js";
+import { shortUsage, unknownCommandError } from "./unknown-command.js";
+import { isUsageError } from "./usage-codes.js";
 import {
   addManifestOptions,
   addRuntimeOptions,
@@ -21,16 +23,6 @@ import { MAX_FOREGROUND_TIMEOUT_MS } from "../limits.js";
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
-
-/** Codes that are usage errors (exit 2); every other CommandError exits 1. */
-const USAGE_CODES = new Set<ErrorCode>([
-  "ROOT_REQUIRED",
-  "MANIFEST_REQUIRED",
-  "UNKNOWN_COMMAND",
-  "UNKNOWN_OPTION",
-  "INVALID_OPTION",
-  "TTY_REQUIRED",
-]);
 
 const COMMANDER_CODES: Record<string, ErrorCode> = {
   "commander.unknownCommand": "UNKNOWN_COMMAND",
@@ -106,7 +98,7 @@ function normalizeArgv(argv: string[]): string[] {
 function fail(error: CommandError, usage?: string): never {
   logError(error);
   if (usage) process.stderr.write(`${usage}\n`);
-  process.exit(USAGE_CODES.has(error.code) ? EXIT_USAGE : EXIT_FAILURE);
+  process.exit(isUsageError(error.code) ? EXIT_USAGE : EXIT_FAILURE);
 }
 
 async function main(): Promise<void> {
@@ -121,6 +113,9 @@ async function main(): Promise<void> {
         process.exit(EXIT_OK);
       }
       if (error.code === "commander.help") process.exit(EXIT_OK);
+      if (error.code === "commander.unknownCommand" && argv[0] !== undefined) {
+        fail(unknownCommandError(argv[0], program), shortUsage(program));
+      }
       const code = COMMANDER_CODES[error.code] ?? "INVALID_OPTION";
       const command = program.commands.find((c) => c.name() === argv[0]) ?? program;
       fail(
@@ -130,7 +125,7 @@ async function main(): Promise<void> {
     }
     if (error instanceof CommandError) {
       const command = program.commands.find((c) => c.name() === argv[0]) ?? program;
-      fail(error, USAGE_CODES.has(error.code) ? command.helpInformation() : undefined);
+      fail(error, isUsageError(error.code) ? command.helpInformation() : undefined);
     }
     throw error;
   }

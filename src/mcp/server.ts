@@ -76,7 +76,7 @@ export function createMcpServer(
 ): Server {
   const programs = Object.keys(runtime.inspect().programs);
   const tools: ToolDefinition[] = toolDefinitions(programs);
-  const validator = new ArgumentValidator(tools);
+  const validator = new ArgumentValidator(tools, (name) => runtime.registrationHint(name));
   const server = new Server(
     { name: identity.name, version: identity.version },
     { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },

@@ -28,14 +28,18 @@ export class ArgumentValidator {
   /** One Ajv for every tool, created on the first call (cold start compiles nothing). */
   private ajv: InstanceType<typeof Ajv> | undefined;
 
-  constructor(private readonly tools: ToolDefinition[]) {}
+  /** `unregistered` adds the administrator's hint to an unknown program name (§5). */
+  constructor(
+    private readonly tools: ToolDefinition[],
+    private readonly unregistered: (name: unknown) => string = () => "",
+  ) {}
 
   /** Returns the arguments when valid; throws the field's coded error otherwise. */
   check(tool: string, args: unknown): Record<string, unknown> {
     const validate = this.validator(tool);
     const value = withoutHostHint(args ?? {});
     if (validate(value)) return value as Record<string, unknown>;
-    throw toCommandError(validate.errors ?? [], value);
+    throw toCommandError(validate.errors ?? [], value, this.unregistered);
   }
 
   private validator(tool: string): ValidateFunction {
@@ -74,7 +78,11 @@ function fieldOf(error: ErrorObject): string {
   return "";
 }
 
-function describe(error: ErrorObject, value: unknown): string {
+function describe(
+  error: ErrorObject,
+  value: unknown,
+  unregistered: (name: unknown) => string,
+): string {
   const field = fieldOf(error);
   if (error.keyword === "additionalProperties") {
     const key = String(error.params.additionalProperty);
@@ -85,7 +93,8 @@ function describe(error: ErrorObject, value: unknown): string {
   const got = describeValue(pick(value, error.instancePath));
   if (error.keyword === "enum" && field === "program") {
     const names = (error.params.allowedValues as string[]).join(", ");
-    return `program must be one of the registered programs (${names}), got ${got}`;
+    const hint = unregistered(pick(value, error.instancePath));
+    return `program must be one of the registered programs (${names}), got ${got}${hint ? `. ${hint}` : ""}`;
   }
   if (error.keyword === "enum") {
     const allowed = (error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
@@ -94,12 +103,16 @@ function describe(error: ErrorObject, value: unknown): string {
   return `${where} ${error.message ?? "is invalid"}, got ${got}`;
 }
 
-function toCommandError(errors: ErrorObject[], value: unknown): CommandError {
+function toCommandError(
+  errors: ErrorObject[],
+  value: unknown,
+  unregistered: (name: unknown) => string,
+): CommandError {
   const coded = errors.find((e) => FIELD_CODES[fieldOf(e)] !== undefined);
   const chosen = coded ?? errors[0];
   if (!chosen) return new CommandError("INVALID_REQUEST", "arguments are invalid");
   const code = FIELD_CODES[fieldOf(chosen)] ?? "INVALID_REQUEST";
-  return new CommandError(code, describe(chosen, value));
+  return new CommandError(code, describe(chosen, value, unregistered));
 }
 
 function pick(value: unknown, pointer: string): unknown {

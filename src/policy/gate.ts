@@ -27,6 +27,9 @@ export interface Caller {
   client?: { name: string; version: string };
   /** Present when the client declared the `elicitation` capability. */
   ask?: (question: ApprovalQuestion) => Promise<ElicitationAnswer>;
+  /** How this caller passes an approval id back: the CLI's `--approval-id` (§13); absent: the
+   * `approvalId` field of system_exec. */
+  approvalParameter?: string;
 }
 
 /** One call as the gate sees it, after request validation. */
@@ -52,8 +55,9 @@ export interface PolicyGateOptions {
 }
 
 /** The words of APPROVAL_REQUIRED after the id (SPEC §21). */
-function approvalInstruction(id: string): string {
-  return `run "system-command-mcp approve ${id}" in a terminal, then call again with "approvalId"`;
+function approvalInstruction(id: string, parameter: string | undefined): string {
+  const again = parameter === undefined ? '"approvalId"' : `${parameter} ${id}`;
+  return `run "system-command-mcp approve ${id}" in a terminal, then call again with ${again}`;
 }
 
 const REFUSAL_WORDS: Record<ClaimRefusal, string> = {
@@ -94,7 +98,7 @@ export class PolicyGate {
         rule: verdict.index,
       };
       if (caller.ask) await this.askClient(question, caller.ask);
-      else this.claimOrRequest(call, question);
+      else this.claimOrRequest(call, question, caller.approvalParameter);
       decision = "approved";
     }
     audit?.assertWritable();
@@ -127,7 +131,11 @@ export class PolicyGate {
   }
 
   /** Uses a valid approvalId, or stores a new pending request and answers APPROVAL_REQUIRED. */
-  private claimOrRequest(call: GateCall, question: ApprovalQuestion): void {
+  private claimOrRequest(
+    call: GateCall,
+    question: ApprovalQuestion,
+    parameter: string | undefined,
+  ): void {
     const store = this.options.approvals;
     const binding = {
       program: call.program.name,
@@ -143,7 +151,8 @@ export class PolicyGate {
         return;
       }
       this.options.audit?.approval(call.approvalId, "refused", "cli", claim.why);
-      note = ` (approvalId ${JSON.stringify(call.approvalId)} ${REFUSAL_WORDS[claim.why]})`;
+      const named = `${parameter ?? "approvalId"} ${JSON.stringify(call.approvalId)}`;
+      note = ` (${named} ${REFUSAL_WORDS[claim.why]})`;
     }
     const pending = store.create({ ...binding, reason: question.reason, rule: question.rule });
     this.options.audit?.approval(pending.id, "pending", "cli", "requested");
@@ -151,7 +160,7 @@ export class PolicyGate {
       "APPROVAL_REQUIRED",
       `${call.program.name}: these arguments need a human approval (rule ${question.rule}: ` +
         `${JSON.stringify(question.reason)})${note}; approval id ${pending.id}: ` +
-        approvalInstruction(pending.id),
+        approvalInstruction(pending.id, parameter),
     );
   }
 }

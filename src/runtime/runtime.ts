@@ -17,6 +17,7 @@ import { HandleRegistry } from "./handles.js";
 import { buildEnvironmentReport } from "./inspect.js";
 import { LineScanner, readLivePage, waitForActivity } from "./live.js";
 import { searchStream, type GrepRequest } from "./search.js";
+import { registrationHint } from "./unregistered.js";
 import type { GrepPage } from "../search/grep.js";
 import type { RuntimeOptions } from "./options.js";
 import type { LaunchPlan } from "./ports.js";
@@ -383,6 +384,11 @@ export class CommandRuntime {
     };
   }
 
+  /** PROGRAM_NOT_REGISTERED's advice to the administrator: how `name` gets registered. */
+  registrationHint(name: unknown): string {
+    return registrationHint(this.options.catalog, name);
+  }
+
   private program(name: unknown): RegisteredProgram {
     const program = typeof name === "string" ? this.options.catalog.programs.get(name) : undefined;
     if (!program) {
@@ -390,7 +396,8 @@ export class CommandRuntime {
       throw new CommandError(
         "PROGRAM_NOT_REGISTERED",
         `program must be one of the registered programs (${names.join(", ") || "none"}), ` +
-          `got ${typeof name === "string" ? quoteValue(name) : typeof name}`,
+          `got ${typeof name === "string" ? quoteValue(name) : typeof name}. ` +
+          this.registrationHint(name),
       );
     }
     return program;

@@ -63,7 +63,8 @@ export async function runApproval(
   process.stdout.write(
     decided.status === "approved"
       ? `approved: valid for one run of exactly this command within ${minutes} minutes ` +
-          `(until ${decided.expiresAt}); the agent calls again with "approvalId": "${id}"\n`
+          `(until ${decided.expiresAt}); the agent calls again with "approvalId": "${id}" ` +
+          `(the exec command: the same command line plus --approval-id ${id})\n`
       : "denied: this id will never be valid; a call with it gets APPROVAL_REQUIRED again\n",
   );
   return 0;

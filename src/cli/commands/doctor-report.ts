@@ -15,8 +15,12 @@ import { programDefaultTimeout } from "../../runtime/validate-request.js";
 import { MAX_FOREGROUND_TIMEOUT_MS } from "../../limits.js";
 import { SERVER_VERSION } from "../../version.js";
 
-/** Where a program's effective default timeout comes from. */
-export type TimeoutSource = "policy.defaultTimeoutMs" | "--default-timeout-ms";
+/**
+ * Where a program's effective default timeout comes from: its policy, the flag, the built-in
+ * default (no flag given), or its maxTimeoutMs when that capped the flag or built-in value.
+ */
+export type TimeoutSource =
+  "policy.defaultTimeoutMs" | "--default-timeout-ms" | "default" | "policy.maxTimeoutMs";
 
 /** One Logical Program of the manifest as startup resolved it. */
 export interface ProgramFacts {
@@ -118,20 +122,29 @@ export interface ReportInput {
   node?: NodeSelector;
   /** The adapter startup probed (§20), when some program is confined. */
   sandbox?: SandboxAdapterInfo;
+  /** Whether --default-timeout-ms was given (else settings carry the built-in default). */
+  defaultTimeoutFlag?: boolean;
 }
 
 /** The default timeout of a program and where it comes from. */
 function timeoutFacts(
   program: RegisteredProgram,
   settings: RuntimeSettings,
+  flagGiven: boolean,
 ): ProgramFacts["timeout"] {
+  const defaultMs = programDefaultTimeout(program, settings.defaultTimeoutMs);
+  const source: TimeoutSource =
+    program.policy.defaultTimeoutMs !== undefined
+      ? "policy.defaultTimeoutMs"
+      : defaultMs < settings.defaultTimeoutMs
+        ? "policy.maxTimeoutMs"
+        : flagGiven
+          ? "--default-timeout-ms"
+          : "default";
   return {
-    defaultMs: programDefaultTimeout(program, settings.defaultTimeoutMs),
+    defaultMs,
     maxMs: Math.min(program.policy.maxTimeoutMs, MAX_FOREGROUND_TIMEOUT_MS),
-    source:
-      program.policy.defaultTimeoutMs !== undefined
-        ? "policy.defaultTimeoutMs"
-        : "--default-timeout-ms",
+    source,
   };
 }
 
@@ -140,6 +153,7 @@ function programFacts(
   detail: ResolutionDetail,
   program: RegisteredProgram | undefined,
   settings: RuntimeSettings,
+  flagGiven: boolean,
 ): ProgramFacts {
   const status = !detail.enabled
     ? "disabled"
@@ -158,7 +172,7 @@ function programFacts(
   if (detail.enabled) facts.removedByPattern = [...(detail.removedByPattern ?? [])];
   if (program !== undefined) {
     facts.kind = program.kind;
-    facts.timeout = timeoutFacts(program, settings);
+    facts.timeout = timeoutFacts(program, settings, flagGiven);
     facts.policy = { ...program.policy };
     facts.sandbox = program.sandbox ?? null;
     if (program.rules?.length) facts.rules = structuredClone([...program.rules]);
@@ -211,7 +225,12 @@ export function effectiveArtifactDirectory(settings: RuntimeSettings): string {
 export function buildDoctorReport(input: ReportInput): DoctorReport {
   const { catalog, settings } = input;
   const programs = catalog.details.map((detail) =>
-    programFacts(detail, catalog.programs.get(detail.name), settings),
+    programFacts(
+      detail,
+      catalog.programs.get(detail.name),
+      settings,
+      input.defaultTimeoutFlag === true,
+    ),
   );
   const report: DoctorReport = {
     ok: true,

@@ -80,6 +80,7 @@ export async function runDoctor(options: DoctorOptions, args: string[] = []): Pr
     catalog,
     roots,
     settings,
+    defaultTimeoutFlag: options.defaultTimeoutMs !== undefined,
     ...(node !== undefined && { node }),
     ...(confinement !== undefined && { sandbox: confinement.adapter }),
   });

@@ -2,7 +2,21 @@
 
 import { checkLine, ruleLines } from "./doctor-rules.js";
 import type { ProgramPolicy } from "../../programs/types.js";
-import type { DoctorReport, ProbeFacts, ProgramFacts, ProjectNodeFacts } from "./doctor-report.js";
+import type {
+  DoctorReport,
+  ProbeFacts,
+  ProgramFacts,
+  ProjectNodeFacts,
+  TimeoutSource,
+} from "./doctor-report.js";
+
+/** Where a default timeout came from, as the text report says it. */
+const TIMEOUT_SOURCE_TEXT: Record<TimeoutSource, string> = {
+  "policy.defaultTimeoutMs": "from policy.defaultTimeoutMs",
+  "--default-timeout-ms": "from --default-timeout-ms",
+  default: "the built-in default; no --default-timeout-ms given",
+  "policy.maxTimeoutMs": "capped at policy.maxTimeoutMs",
+};
 
 const INDENT = "  ";
 
@@ -24,7 +38,9 @@ function programLines(program: ProgramFacts): string[] {
   for (const shadowed of program.shadowed) lines.push(`${more}shadowed: ${shadowed}`);
   if (program.timeout !== undefined) {
     const { defaultMs, maxMs, source } = program.timeout;
-    lines.push(`${more}timeout: default ${defaultMs} ms (from ${source}), max ${maxMs} ms`);
+    lines.push(
+      `${more}timeout: default ${defaultMs} ms (${TIMEOUT_SOURCE_TEXT[source]}), max ${maxMs} ms`,
+    );
   }
   if (program.policy !== undefined) lines.push(`${more}policy: ${policyText(program.policy)}`);
   for (const rule of ruleLines(program.rules ?? [])) lines.push(`${more}${rule}`);

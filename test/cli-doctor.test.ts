@@ -92,9 +92,15 @@ describe("static doctor", () => {
       kind: "native",
       timeout: { defaultMs: 5_000, maxMs: 10_000, source: "policy.defaultTimeoutMs" },
     });
+    // --default-timeout-ms 25000 is above ok's maxTimeoutMs: the cap is where 20000 comes from.
     expect(byName.ok.timeout).toEqual({
       defaultMs: 20_000,
       maxMs: 20_000,
+      source: "policy.maxTimeoutMs",
+    });
+    expect(byName.marker.timeout).toEqual({
+      defaultMs: 25_000,
+      maxMs: 600_000,
       source: "--default-timeout-ms",
     });
     expect(byName.tool.policy).toEqual({
@@ -128,6 +134,12 @@ describe("static doctor", () => {
       "timeout: default 5000 ms (from policy.defaultTimeoutMs), max 10000 ms",
     );
     expect(run.stdout).toMatch(/missing \(optional\): unavailable/);
+    // No --default-timeout-ms was given: the text says so instead of naming the flag.
+    expect(run.stdout).toContain(
+      "timeout: default 600000 ms (the built-in default; no --default-timeout-ms given), max 600000 ms",
+    );
+    expect(run.stdout).toContain("timeout: default 20000 ms (capped at policy.maxTimeoutMs)");
+    expect(run.stdout).not.toContain("from --default-timeout-ms");
     expect(run.stdout).toMatch(/policy: .*allowStdin false.*allowBackground false/);
     expect(run.stdout).toContain("artifacts: " + path.join(dir, "store") + ",");
     expect(run.stdout).toMatch(/Result: runnable with 1 warning/);

@@ -62,6 +62,35 @@ describe("usage", () => {
   });
 });
 
+describe("a mistyped command", () => {
+  it.each([
+    ["docter", "doctor"],
+    ["dcotor", "doctor"],
+    ["exce", "exec"],
+    ["print-conifg", "print-config"],
+    ["Init", "init"],
+  ])("%s → UNKNOWN_COMMAND naming %s, a short usage, exit 2", (typed, meant) => {
+    const run = runCli([typed]);
+    expect(run.status).toBe(2);
+    expect(errorCode(run.stderr)).toBe("UNKNOWN_COMMAND");
+    expect(run.stderr).toContain(`got "${typed}"; did you mean ${meant}?`);
+    expect(run.stderr).toContain("Usage: system-command-mcp <command> [options]");
+    // The short usage names the commands, not every option of the program.
+    const lines = run.stderr.trim().split("\n");
+    expect(lines.length).toBeLessThanOrEqual(4);
+    expect(run.stderr).not.toContain("--version");
+    for (const command of COMMANDS) expect(run.stderr).toContain(command);
+    expect(run.stdout).toBe("");
+  });
+
+  it("suggests nothing for a word close to no command", () => {
+    const run = runCli(["frobnicate"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).not.toContain("did you mean");
+    expect(run.stderr).toContain('got "frobnicate"');
+  });
+});
+
 describe("no MCP SDK in the management commands", () => {
   let hook: string;
   let log: string;

@@ -259,14 +259,24 @@ describe("ask without elicitation: approve <id> out of band", () => {
         "cli",
       ]);
     const first = exec([]);
-    expect(first.status).toBe(1);
+    // A tool error: nothing ran (SPEC §13, exit 125); the CLI's words name its own flag.
+    expect(first.status).toBe(125);
     expect(first.stderr).toMatch(/APPROVAL_REQUIRED: true: /);
     const id = approvalIdOf(first.stderr);
-    expect(cli(dir, ["approve", "--yes", id]).status).toBe(0);
+    expect(first.stderr).toContain(
+      `run "system-command-mcp approve ${id}" in a terminal, then call again with --approval-id ${id}`,
+    );
+    expect(first.stderr).not.toContain("approvalId");
+    const approve = cli(dir, ["approve", "--yes", id]);
+    expect(approve.status).toBe(0);
+    expect(approve.stdout).toContain(`--approval-id ${id}`);
     const approved = exec(["--approval-id", id]);
     expect(approved.status, approved.stderr).toBe(0);
     expect(JSON.parse(approved.stdout).exitCode).toBe(0);
-    expect(exec(["--approval-id", id]).stderr).toMatch(/APPROVAL_REQUIRED: /);
+    const reused = exec(["--approval-id", id]);
+    expect(reused.status).toBe(125);
+    expect(reused.stderr).toMatch(/^system-command-mcp: APPROVAL_REQUIRED: /);
+    expect(reused.stderr).toContain(`(--approval-id "${id}" is not a pending approval)`);
   });
 
   it("approve without a terminal and without --yes → TTY_REQUIRED (exit 2); unknown id → exit 1", async () => {

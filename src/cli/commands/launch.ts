@@ -21,7 +21,7 @@ const PATH_FLAGS = new Set(["--artifact-dir", "--audit-log"]);
 export function entryScriptPath(): string {
   const script = process.argv[1];
   if (script && existsSync(script)) return realpathSync(script);
-  return packagePath("dist", "bundle", "main.js");
+  return packagePath("dist", "cli", "main.js");
 }
 
 /** What a launch carries besides the runtime flags. */

@@ -10,7 +10,6 @@ import {
   lstatSync,
   mkdirSync,
   readFileSync,
-  realpathSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -20,49 +19,12 @@ import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cloneRepository } from "./helpers/clone.js";
 import { shellBlocks, treePicture, type GuideBlock } from "./helpers/guide.js";
+import { makeToolsDir, scratchEnv } from "./helpers/scratch-machine.js";
 import { REPO_ROOT, removeDir, tempDir } from "./helpers/server.js";
 
 /** One block may run `npm ci` + a build on a loaded machine: generous, but bounded. */
 const BLOCK_TIMEOUT_MS = 300_000;
 const GUIDE = path.join(REPO_ROOT, "docs/install/linux-agent.md");
-/** The programs the scratch machine has (besides the fake hosts): Node, npm, git, coreutils. */
-const TOOLS = [
-  "node",
-  "npm",
-  "npx",
-  "git",
-  "bash",
-  "sh",
-  "env",
-  "cat",
-  "cp",
-  "mv",
-  "rm",
-  "rmdir",
-  "ln",
-  "mkdir",
-  "grep",
-  "sort",
-  "dirname",
-  "basename",
-  "printf",
-  "test",
-  "readlink",
-  "chmod",
-  "uname",
-  "sed",
-  "head",
-  "tail",
-  "tr",
-  "ls",
-  "wc",
-  "id",
-  "true",
-  "false",
-  "tar",
-  "gzip",
-];
-
 const PRESEEDED_CODEX =
   '# my settings\nmodel = "o3"\n\n[mcp_servers.other]\ncommand = "other-server"';
 const PRESEEDED_CLAUDE = JSON.stringify({ numStartups: 3, mcpServers: {} }, null, 2);
@@ -91,25 +53,12 @@ function runBlock(block: GuideBlock): { stdout: string; stderr: string } {
   return { stdout: run.stdout, stderr: run.stderr };
 }
 
-/** The directory holding `name` on this process's PATH. */
-function which(name: string): string | undefined {
-  for (const entry of (process.env.PATH ?? "").split(path.delimiter)) {
-    if (entry !== "" && existsSync(path.join(entry, name))) return path.join(entry, name);
-  }
-  return undefined;
-}
-
 beforeAll(() => {
   dir = tempDir("scm-guide-");
   home = path.join(dir, "home");
   const clone = cloneRepository(path.join(dir, "clone"));
   // The machine: a bin directory with exactly the tools the guide may use, plus the fake hosts.
-  const tools = path.join(dir, "tools");
-  mkdirSync(tools);
-  for (const tool of TOOLS) {
-    const found = which(tool);
-    if (found !== undefined) symlinkSync(realpathSync(found), path.join(tools, tool));
-  }
+  const tools = makeToolsDir(path.join(dir, "tools"));
   const hosts = path.join(dir, "hosts");
   mkdirSync(hosts);
   for (const host of ["codex", "claude"]) {
@@ -139,23 +88,9 @@ beforeAll(() => {
   );
   mkdirSync(path.join(home, ".cache"));
   env = {
-    HOME: home,
-    PATH: [hosts, tools].join(path.delimiter),
-    USER: process.env.USER ?? "root",
-    LOGNAME: process.env.LOGNAME ?? "root",
-    SHELL: path.join(tools, "bash"),
-    TERM: "dumb",
-    LANG: "C.UTF-8",
-    TMPDIR: tmp,
+    ...scratchEnv(home, [hosts, tools], tmp),
     CODEX_HOME: path.join(home, "my-codex"),
-    // npm's own download cache is the machine's (outside this HOME, as for any npm user).
-    npm_config_cache: spawnSync("npm", ["config", "get", "cache"], {
-      encoding: "utf8",
-    }).stdout.trim(),
-    npm_config_prefer_offline: "true",
-    npm_config_update_notifier: "false",
     SCM_TEST_SMOL_TOML: createRequire(path.join(REPO_ROOT, "package.json")).resolve("smol-toml"),
-    ...(process.env.CI !== undefined && { CI: process.env.CI }),
   };
   blocks = shellBlocks(readFileSync(GUIDE, "utf8"));
   const namesBlocks = blocks.filter((block) => block.role === "names");
@@ -233,6 +168,12 @@ describe("docs/install/linux-agent.md, run as written", () => {
       );
       const manifest = path.join(home, ".config/system-command-mcp/system-command-manifest.json");
       expect(lstatSync(manifest).mode & 0o777).toBe(0o600);
+      // The guide's `claude mcp` steps made Claude Code's own directories (the stand-in does what
+      // the real CLI does); neither existed before, so the rollback below must remove them too.
+      expect(existsSync(path.join(home, ".claude/statsig"))).toBe(true);
+      expect(existsSync(path.join(home, ".cache/claude-cli-nodejs"))).toBe(true);
+      expect(before[".claude"]).toBeUndefined();
+      expect(before[".cache"]).toEqual({ kind: "dir", mode: expect.any(Number) });
 
       for (const block of rollback) runBlock(block);
       expect(treePicture(home)).toEqual(before);

@@ -17,8 +17,16 @@ export interface GuideBlock {
   line: number;
 }
 
-/** Every ```sh / ```bash block of a Markdown text; a shell block without a known role throws. */
-export function shellBlocks(markdown: string): GuideBlock[] {
+/** What to do with a shell block that names no role: a guide throws, a README may skip it. */
+export interface ShellBlockOptions {
+  untagged?: "throw" | "skip";
+}
+
+/**
+ * Every ```sh / ```bash block of a Markdown text; a shell block without a known role throws
+ * (or, with `untagged: "skip"`, is left out when it names no role at all).
+ */
+export function shellBlocks(markdown: string, options: ShellBlockOptions = {}): GuideBlock[] {
   const blocks: GuideBlock[] = [];
   const lines = markdown.split("\n");
   for (let index = 0; index < lines.length; index += 1) {
@@ -29,6 +37,10 @@ export function shellBlocks(markdown: string): GuideBlock[] {
     const language = open[1]!;
     if (language === "sh" || language === "bash") {
       const role = open[2]!.trim() as BlockRole;
+      if ((role as string) === "" && options.untagged === "skip") {
+        index = end;
+        continue;
+      }
       if (!ROLES.includes(role)) {
         throw new Error(
           `shell block at line ${index + 1} has role "${role}"; expected one of ${ROLES.join(", ")}`,

@@ -89,6 +89,7 @@ describe("exec interrupted", () => {
   it.each([
     ["SIGINT", 130],
     ["SIGTERM", 143],
+    ["SIGHUP", 129],
   ] as const)("by %s terminates the program's tree and exits %i", async (signal, status) => {
     const pids = path.join(dir, `pids-${signal}`);
     // The program starts a grandchild, records both pids, then waits; both end on their own

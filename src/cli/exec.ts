@@ -20,8 +20,12 @@ export interface ExecOptions extends CommonOptions {
   format?: ExecFormat;
 }
 
-/** The signals that interrupt `exec`: the tree is terminated, then exec exits 128 + number. */
-const INTERRUPTS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
+/**
+ * The signals that interrupt `exec` (§13: SIGINT, SIGTERM; SIGHUP too, a closed terminal): the
+ * tree is terminated, then exec exits 128 + number. Repeats are ignored while that happens
+ * (bounded by the program's grace period and final wait).
+ */
+const INTERRUPTS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /** How the CLI names the approval id when APPROVAL_REQUIRED tells the user to run again. */
 const CLI_CALLER: Caller = { approvalParameter: "--approval-id" };

@@ -55,10 +55,17 @@ function buildProgram(exitWith: (code: number) => void): Command {
 
   const execCommand = program
     .command("exec")
-    .description("run one program through the runtime and print the Canonical Result")
+    .description(
+      "run one program through the runtime and print the Canonical Result; exits with the " +
+        "program's status (128+N killed by signal N, 124 timed out, 125 nothing ran)",
+    )
     .argument("<program>", "registered Logical Program")
     .argument("[args...]", "arguments, passed literally")
-    .option("--cwd <path>", "working directory (inside a Root)")
+    .option(
+      "--cwd <path>",
+      "working directory inside a Root, relative to the current one (default: the current " +
+        "directory when inside a Root, else the only Root)",
+    )
     .addOption(
       new Option("--timeout-ms <n>", "timeout in milliseconds").argParser(
         integerIn(1, MAX_FOREGROUND_TIMEOUT_MS),

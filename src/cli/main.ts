@@ -3,7 +3,7 @@
 // usage error is `system-command-mcp: CODE: message` + usage, exit 2.
 
 import { Command, CommanderError, Option } from "commander";
-import { CommandError, type ErrorCode } from "../errors.js";
+import { CommandError, USAGE_ERROR_CODES, type ErrorCode } from "../errors.js";
 import { SERVER_VERSION } from "../version.js";
 import { isLegacyServe } from "./argv.js";
 import { registerManagementCommands } from "./commands/index.js";
@@ -23,14 +23,7 @@ export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
 /** Codes that are usage errors (exit 2); every other CommandError exits 1. */
-const USAGE_CODES = new Set<ErrorCode>([
-  "ROOT_REQUIRED",
-  "MANIFEST_REQUIRED",
-  "UNKNOWN_COMMAND",
-  "UNKNOWN_OPTION",
-  "INVALID_OPTION",
-  "TTY_REQUIRED",
-]);
+const USAGE_CODES = new Set<ErrorCode>(USAGE_ERROR_CODES);
 
 const COMMANDER_CODES: Record<string, ErrorCode> = {
   "commander.unknownCommand": "UNKNOWN_COMMAND",

@@ -7,7 +7,7 @@
 //   BENCH_QUICK=1        small counts (smoke test, < 30 s)
 //   BENCH_SEQUENTIAL=N   executions in the §17 sequential run (default 10000; quick 300)
 //   BENCH_ONLY=a,b       run only these benchmark ids
-//                        (cold,call,parallel,cat,big,paging,grep,confined,seq,doctor)
+//                        (cold,call,parallel,cat,big,paging,grep,confined,first-call,seq,doctor)
 //   BENCH_OUT=path       where the JSON goes (default $TMPDIR/system-command-mcp-bench/last-run.json)
 //   BENCH_KEEP=1         keep the temporary root/artifact/state directories
 
@@ -69,6 +69,7 @@ const TARGETS = {
   doctor: 1.6, // × node -e ""
   confinedExtraMs: 3, // confined /bin/true ≤ unconfined + 3 ms
   seqRss: 1.1, // RSS after 10,000 ≤ 1.1 × RSS after the first 200
+  firstCall: 1.5, // the first tools/call of a fresh server ≤ 1.5 × a later one (issue 24)
 };
 
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -526,6 +527,14 @@ const benchConfined = () =>
     pass: (v) => v <= TARGETS.confinedExtraMs,
   });
 
+const benchFirstCall = () =>
+  benchScript("first-call", path.join(BENCH_DIR, "first-call.mjs"), {
+    target: `≤ ${TARGETS.firstCall}×`,
+    measure: (r) => firstNumber(r.ratio),
+    format: (v) => `${v.toFixed(2)}×`,
+    pass: (v) => v <= TARGETS.firstCall,
+  });
+
 /** Reference floor for publishing: spawn, pipe stdout into a file with a write stream, close. */
 async function rawToFile(file, args, target) {
   const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"] });
@@ -890,6 +899,7 @@ try {
   }
   await step("grep", "grep over a 100 MiB artifact", benchGrep);
   await step("confined", "confined /bin/true", benchConfined);
+  await step("first-call", "first tools/call of a fresh server", benchFirstCall);
   await step("seq", "sequential executions", benchSequential);
   await step("doctor", "static doctor", benchDoctor);
 } finally {

@@ -1,5 +1,7 @@
 // The layering check of `npm run lint`: dependencies point one way (cli/mcp → runtime → stages),
-// and no module imports itself back through a chain (an import cycle, type-only imports included).
+// no module imports itself back through a chain (an import cycle, type-only imports included), and
+// no folder does either (a folder cycle: a file of output/ imports artifacts/ while a file of
+// artifacts/ imports output/, even when the files involved form no cycle of their own).
 //
 // Usage: node scripts/check-imports.mjs [sourceDir]   (default: src)
 // Exits 1 listing every offending import and cycle. Import specifiers come from TypeScript's own
@@ -24,7 +26,7 @@ const FORBIDDEN = {
 const sourceDir = path.resolve(process.argv[2] ?? "src");
 const files = listSources(sourceDir);
 const graph = new Map(files.map((file) => [file, importsOf(file)]));
-const problems = [...layerViolations(graph), ...cycles(graph)];
+const problems = [...layerViolations(graph), ...cycles(graph), ...folderCycles(graph)];
 
 if (problems.length > 0) {
   for (const problem of problems) process.stderr.write(`check-imports: ${problem}\n`);
@@ -87,8 +89,52 @@ function* layerViolations(graph) {
   }
 }
 
+/** The folder a file belongs to (its top-level folder under the source dir; a top-level file is its own). */
+function folderOf(file) {
+  return path.relative(sourceDir, file).split(path.sep)[0];
+}
+
+/** Folder cycles: the import graph collapsed to top-level folders, one report per cycle. */
+function* folderCycles(graph) {
+  const folders = new Map();
+  const evidence = new Map();
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
+    if (!folders.has(from)) folders.set(from, new Set());
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (to === from) continue;
+      folders.get(from).add(to);
+      const key = `${from}→${to}`;
+      if (!evidence.has(key)) evidence.set(key, `${rel(file)} → ${rel(target)}`);
+    }
+  }
+  const folderGraph = new Map([...folders].map(([folder, targets]) => [folder, [...targets]]));
+  for (const component of stronglyConnected(folderGraph)) {
+    const members = new Set(component);
+    const edges = [...evidence]
+      .filter(([key]) => {
+        const [from, to] = key.split("→");
+        return members.has(from) && members.has(to);
+      })
+      .map(([, example]) => example)
+      .sort();
+    yield (
+      `folder cycle: ${component.join(" ↔ ")} (${edges.join("; ")}) — ` +
+      `move the shared part (often a type) into the folder that owns it`
+    );
+  }
+}
+
 /** Import cycles, one report per strongly connected component (Tarjan). */
 function* cycles(graph) {
+  for (const component of stronglyConnected(graph)) {
+    yield `import cycle: ${component.map(rel).join(" ↔ ")} (move the shared part into its own module)`;
+  }
+}
+
+/** The strongly connected components of a graph with a cycle (Tarjan), members sorted. */
+function stronglyConnected(graph) {
   const index = new Map();
   const low = new Map();
   const onStack = new Set();
@@ -121,9 +167,7 @@ function* cycles(graph) {
     if (component.length > 1 || selfLoop) components.push(component.sort());
   };
   for (const node of graph.keys()) if (!index.has(node)) visit(node);
-  for (const component of components) {
-    yield `import cycle: ${component.map(rel).join(" ↔ ")} (move the shared part into its own module)`;
-  }
+  return components;
 }
 
 function rel(file) {

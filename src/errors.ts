@@ -1,5 +1,15 @@
 // The single list of error codes (SPEC §5, §12, §13, §19) and the one error type that carries them.
 
+/** The CLI's usage errors (§13): these exit 2, every other CommandError of the CLI exits 1. */
+export const USAGE_ERROR_CODES = [
+  "ROOT_REQUIRED",
+  "MANIFEST_REQUIRED",
+  "UNKNOWN_COMMAND",
+  "UNKNOWN_OPTION",
+  "INVALID_OPTION",
+  "TTY_REQUIRED",
+] as const;
+
 export const ERROR_CODES = [
   // per request
   "INVALID_REQUEST",
@@ -58,12 +68,7 @@ export const ERROR_CODES = [
   "INVALID_RUNTIME_CONFIG",
   "SANDBOX_UNAVAILABLE",
   // CLI usage
-  "ROOT_REQUIRED",
-  "MANIFEST_REQUIRED",
-  "UNKNOWN_COMMAND",
-  "UNKNOWN_OPTION",
-  "INVALID_OPTION",
-  "TTY_REQUIRED",
+  ...USAGE_ERROR_CODES,
   // CLI failures
   "MANIFEST_EXISTS",
   "PROBE_FAILED",

@@ -10,7 +10,6 @@ export const DEFAULT_TIMEOUT_MS = 600_000;
 export const MAX_FOREGROUND_TIMEOUT_MS = 600_000;
 export const DEFAULT_GRACE_PERIOD_MS = 2_000;
 export const DEFAULT_FINAL_TERMINATION_WAIT_MS = 5_000;
-export const MAX_POLICY_WAIT_MS = 60_000;
 export const PIPES_HELD_OPEN_WAIT_MS = 1_000;
 export const SHUTDOWN_KILL_AFTER_MS = 1_000;
 export const SHUTDOWN_DEADLINE_MS = 2_000;
@@ -55,15 +54,12 @@ export const MAX_YIELD_MS = 600_000;
 export const DEFAULT_MAX_BACKGROUND_EXECUTIONS = 4;
 export const MAX_BACKGROUND_EXECUTIONS_LIMIT = 64;
 export const DEFAULT_BACKGROUND_TIMEOUT_MS = 3_600_000;
-export const MAX_BACKGROUND_TIMEOUT_MS = 86_400_000;
 export const DEFAULT_WAIT_MS = 30_000;
 export const MAX_WAIT_MS = 50_000;
 export const HANDLE_RETENTION_MS = 600_000;
 export const HANDLE_RETENTION_COUNT = 64;
 export const MAX_PATTERN_CHARS = 256;
 export const MAX_MATCH_TEXT_BYTES = 1 * KiB;
-/** A line longer than this is matched on its first bytes (until and grep). */
-export const MAX_SCANNED_LINE_BYTES = 64 * KiB;
 // grep search mode (§3.3)
 export const GREP_SCAN_MAX_BYTES = 64 * MiB;
 export const GREP_SCAN_MAX_MS = 2_000;

@@ -132,7 +132,14 @@ export async function listDir(dir: string): Promise<string[]> {
  * Returns the directory holding artifacts/store.js.
  */
 export async function transpileStore(outDir: string): Promise<string> {
-  const files = ["errors.ts", "limits.ts", "without-stack-traces.ts", "process/proc-table.ts"];
+  const files = [
+    "errors.ts",
+    "limits.ts",
+    "without-stack-traces.ts",
+    "file-modes.ts",
+    "regular-file.ts",
+    "process/proc-table.ts",
+  ];
   // The store and the output stage it builds on (the one page function, the UTF-8 module).
   for (const stage of ["artifacts", "output"]) {
     for (const name of await readdir(path.join(sourceRoot, stage))) {

@@ -1,5 +1,5 @@
-// The layering check of `npm run lint` (scripts/check-imports.mjs) fails on an upward import and
-// on an import cycle, and passes on the real tree.
+// The layering check of `npm run lint` (scripts/check-imports.mjs) fails on an upward import, on
+// an import cycle and on a folder cycle, and passes on the real tree.
 
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -82,5 +82,47 @@ describe("check-imports", () => {
     const run = check(dir);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/import cycle: .*a\.ts ↔ .*b\.ts ↔ .*c\.ts/);
+  });
+
+  it("fails on a folder cycle that no file cycle shows, naming the folders and an import each way", () => {
+    const dir = tree({
+      "output/types.ts":
+        'import type { Outcome } from "../artifacts/types.js";\nexport type S = Outcome;\n',
+      "artifacts/types.ts": "export type Outcome = 1;\n",
+      "artifacts/store.ts":
+        'import type { S } from "../output/types.js";\nexport type Store = S;\n',
+    });
+    const run = check(dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).not.toContain("import cycle");
+    expect(run.stderr).toContain("folder cycle: artifacts ↔ output");
+    expect(run.stderr).toContain("artifacts/store.ts → ");
+    expect(run.stderr).toContain("output/types.ts → ");
+    expect(run.stderr).toContain("1 problem(s)");
+  });
+
+  it("finds a folder cycle through three folders and through a type-only re-export", () => {
+    const dir = tree({
+      "manifest/types.ts": 'export type { P } from "../programs/types.js";\n',
+      "programs/types.ts": 'import type { E } from "../environment/e.js";\nexport type P = E;\n',
+      "environment/e.ts": "export type E = 1;\n",
+      "environment/layers.ts":
+        'import type { P } from "../manifest/types.js";\nexport type L = P;\n',
+    });
+    const run = check(dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("folder cycle: environment ↔ manifest ↔ programs");
+  });
+
+  it("passes when folders import each other one way only", () => {
+    const dir = tree({
+      "artifacts/store.ts":
+        'import type { S } from "../output/types.js";\nexport type Store = S;\n',
+      "output/types.ts": 'import type { E } from "../errors.js";\nexport type S = E;\n',
+      "errors.ts": "export type E = 1;\n",
+    });
+    const run = check(dir);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
   });
 });

@@ -4,6 +4,8 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { PassThrough } from "node:stream";
+import { GuardedStdioTransport } from "../src/mcp/stdio-transport.js";
 import {
   PageSplicer,
   SPLICE_MIN_BASE64_CHARS,
@@ -11,23 +13,22 @@ import {
   successResult,
 } from "../src/mcp/results.js";
 
-/** Sends `value` as the result of request `id` through a splicer-wrapped fake transport. */
+/**
+ * Sends `value` as the result of request `id` the way GuardedStdioTransport.send does: through
+ * the splicer when it holds the page, else "through the transport" (recorded).
+ */
 async function sendThrough(value: object, id = 7) {
   const splicer = new PageSplicer();
   const viaTransport: unknown[] = [];
   const written: Buffer[] = [];
-  const transport = {
-    send: async (message: unknown) => {
-      viaTransport.push(message);
-    },
-  };
-  splicer.attach(transport, async (line) => {
-    written.push(line);
-  });
   const result = splicer.result(value);
   // what the SDK does with a handler's result: validate (a copy), then send the response
   const message = { result: structuredClone(result), jsonrpc: "2.0", id };
-  await (transport.send as (m: unknown) => Promise<void>)(message);
+  const spliced = splicer.sendSpliced(message, async (line) => {
+    written.push(line);
+  });
+  if (spliced) await spliced;
+  else viaTransport.push(message);
   return { result, viaTransport, written };
 }
 
@@ -95,6 +96,27 @@ describe("page splice", () => {
     const json = JSON.stringify({ a: "TOKEN", b: "é—😀", c: ["TOKEN"] });
     expect(spliceLine(json, "TOKEN", "QUJD").toString("utf8")).toBe(
       JSON.stringify({ a: "QUJD", b: "é—😀", c: ["QUJD"] }),
+    );
+  });
+
+  it("the server's stdio transport writes a stashed page through the splicer, others as JSON", async () => {
+    const stdout = new PassThrough();
+    const chunks: Buffer[] = [];
+    stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const splicer = new PageSplicer();
+    const transport = new GuardedStdioTransport(new PassThrough(), stdout, () => {}, splicer);
+    const value = page(Buffer.alloc(SPLICE_MIN_BASE64_CHARS, 7));
+    const result = splicer.result(value);
+    const token = (result.structuredContent as { base64: string }).base64;
+    expect(token).toMatch(/^scm-page-[0-9a-f]{32}$/);
+    const message = { result, jsonrpc: "2.0", id: 9 } as never;
+    await transport.send(message);
+    expect(Buffer.concat(chunks).toString("utf8")).toBe(expectedLine(value, 9));
+    // The page was taken once: the same token again is no longer spliced.
+    chunks.length = 0;
+    await transport.send(message);
+    expect(Buffer.concat(chunks).toString("utf8")).toBe(
+      JSON.stringify({ result, jsonrpc: "2.0", id: 9 }) + "\n",
     );
   });
 });

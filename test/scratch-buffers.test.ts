@@ -50,20 +50,12 @@ describe("PageSplicer line reuse", () => {
   it("keeps a line intact until its write finishes, then reuses its memory", async () => {
     const splicer = new PageSplicer();
     const written: { line: Buffer; copy: Buffer; finish: () => void }[] = [];
-    const transport = { send: async (_message: unknown) => {} };
-    splicer.attach(
-      transport,
-      (line) =>
-        new Promise<void>((resolve) => {
-          written.push({ line, copy: Buffer.from(line), finish: resolve });
-        }),
-    );
-    const send = (value: object, id: number) =>
-      (transport.send as (m: unknown) => Promise<void>)({
-        result: splicer.result(value),
-        jsonrpc: "2.0",
-        id,
+    const write = (line: Buffer) =>
+      new Promise<void>((resolve) => {
+        written.push({ line, copy: Buffer.from(line), finish: resolve });
       });
+    const send = (value: object, id: number) =>
+      splicer.sendSpliced({ result: splicer.result(value), jsonrpc: "2.0", id }, write)!;
     const first = pageOf(0x41);
     const second = pageOf(0x42);
     const sentFirst = send(first, 1);

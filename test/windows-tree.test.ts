@@ -5,7 +5,11 @@
 import { describe, expect, it } from "vitest";
 import { isCommandError } from "../src/errors.js";
 import { terminateTree } from "../src/process/terminate.js";
-import { WindowsTaskkillTree, type CommandRunner } from "../src/process/windows-tree.js";
+import {
+  taskkillPath,
+  WindowsTaskkillTree,
+  type CommandRunner,
+} from "../src/process/windows-tree.js";
 import type { RegisteredProgram } from "../src/programs/types.js";
 import { checkCmdScriptArgs } from "../src/runtime/validate-request.js";
 
@@ -29,6 +33,34 @@ function stubRunner(statuses: (number | null)[]): { run: CommandRunner; calls: R
 
 const FAST = { gracePeriodMs: 30, finalTerminationWaitMs: 30 };
 
+/** The path every test tree runs taskkill by (the real default comes from taskkillPath()). */
+const TASKKILL = "D:\\Win\\System32\\taskkill.exe";
+
+describe("taskkillPath", () => {
+  it("is %SystemRoot%\\System32\\taskkill.exe, never the bare name", () => {
+    expect(taskkillPath({ SystemRoot: "D:\\Win" })).toBe(TASKKILL);
+    expect(taskkillPath({ SystemRoot: "C:\\Windows\\", windir: "E:\\Other" })).toBe(
+      "C:\\Windows\\System32\\taskkill.exe",
+    );
+  });
+
+  it("falls back to %windir%, then C:\\Windows; a relative value is ignored", () => {
+    expect(taskkillPath({ windir: "E:\\Other" })).toBe("E:\\Other\\System32\\taskkill.exe");
+    expect(taskkillPath({})).toBe("C:\\Windows\\System32\\taskkill.exe");
+    expect(taskkillPath({ SystemRoot: "Windows", windir: ".\\w" })).toBe(
+      "C:\\Windows\\System32\\taskkill.exe",
+    );
+    expect(taskkillPath({ SystemRoot: "" })).toBe("C:\\Windows\\System32\\taskkill.exe");
+  });
+
+  it("is what a tree runs when no path is injected", () => {
+    const { run, calls } = stubRunner([0]);
+    new WindowsTaskkillTree(1, run).force();
+    expect(calls[0]?.command).toBe(taskkillPath());
+    expect(calls[0]?.command).toMatch(/\\System32\\taskkill\.exe$/);
+  });
+});
+
 describe("WindowsTaskkillTree", () => {
   it("reports the taskkill fallback adapter and its unconfirmed error", () => {
     const tree = new WindowsTaskkillTree(4242, stubRunner([0]).run);
@@ -38,21 +70,19 @@ describe("WindowsTaskkillTree", () => {
 
   it("graceful is `taskkill /PID n /T`, force adds /F", () => {
     const { run, calls } = stubRunner([0]);
-    const tree = new WindowsTaskkillTree(4242, run);
+    const tree = new WindowsTaskkillTree(4242, run, TASKKILL);
     expect(tree.requestGraceful()).toBeUndefined();
     expect(tree.force()).toBeUndefined();
     expect(calls).toEqual([
-      { command: "taskkill", args: ["/PID", "4242", "/T"] },
-      { command: "taskkill", args: ["/PID", "4242", "/T", "/F"] },
+      { command: TASKKILL, args: ["/PID", "4242", "/T"] },
+      { command: TASKKILL, args: ["/PID", "4242", "/T", "/F"] },
     ]);
   });
 
   it("never reports the tree empty, not even after the root exited", async () => {
     const tree = new WindowsTaskkillTree(7, stubRunner([0]).run);
     expect(await tree.isEmpty()).toBe(false);
-    expect(tree.rootGone).toBe(false);
     tree.markRootExited();
-    expect(tree.rootGone).toBe(true);
     expect(await tree.isEmpty()).toBe(false);
     tree.dispose();
     tree.dispose(); // idempotent

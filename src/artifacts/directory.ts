@@ -4,10 +4,10 @@
 import { constants } from "node:fs";
 import { access, chmod, mkdir, stat } from "node:fs/promises";
 import { errnoCode } from "../errors.js";
+import { PRIVATE_DIR_MODE } from "../file-modes.js";
 
-/** POSIX permission bits: owner-only directories and files. */
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
+/** POSIX permission bits: owner-only directories and files (src/file-modes.ts). */
+export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../file-modes.js";
 const GROUP_OTHER_BITS = 0o077;
 
 /**

@@ -23,10 +23,12 @@ export async function serve(options: CommonOptions): Promise<void> {
   const { runtime, catalog, roots } = await bootstrap(options, { command: "serve" });
   const splicer = new PageSplicer();
   const server = createMcpServer(runtime, { name: SERVER_NAME, version: SERVER_VERSION }, splicer);
-  const transport = new GuardedStdioTransport(process.stdin, process.stdout, (bytes) =>
-    logLine(`skipped a frame of ${bytes} bytes (longer than the 10 MiB frame limit)`),
+  const transport = new GuardedStdioTransport(
+    process.stdin,
+    process.stdout,
+    (bytes) => logLine(`skipped a frame of ${bytes} bytes (longer than the 10 MiB frame limit)`),
+    splicer,
   );
-  splicer.attach(transport, writeStdout);
 
   let stopping = false;
   const shutdown = (why: string) => {
@@ -76,17 +78,4 @@ function reapLeftovers(): void {
         `not regular files in ${defaultExecutionsDir()}: ${clipText(odd.join(", "))}`,
     );
   }
-}
-
-/**
- * Writes one message line to stdout, resolving once the write has finished with `line` (the
- * splicer reuses it) and stdout can take more (as the SDK's transport waits for 'drain').
- */
-async function writeStdout(line: Buffer): Promise<void> {
-  let accepted = true;
-  const written = new Promise<void>((resolve) => {
-    accepted = process.stdout.write(line, () => resolve());
-  });
-  if (!accepted) await new Promise((resolve) => process.stdout.once("drain", resolve));
-  await written;
 }

@@ -24,7 +24,8 @@ export function youngGenerationBytes(): number {
  * collection stops it at the first size ≥ `limit` unless one task alone makes it double twice.
  */
 export function settleYoungGeneration(limit = YOUNG_GENERATION_BYTES): void {
-  if (youngGenerationBytes() >= limit || !setGrowthFactor(v8, DEFAULT_FACTOR)) return;
+  if (youngGenerationBytes() >= limit) return;
+  setGrowthFactor(v8, DEFAULT_FACTOR);
   const observer = new PerformanceObserver(() => {
     if (youngGenerationBytes() < limit) return;
     setGrowthFactor(v8, HELD_FACTOR);

@@ -20,14 +20,14 @@ export const DEFAULT_FACTOR = 2;
 /** The part of `node:v8` this needs (the entry passes a lazy require of it). */
 export type FlagSetter = Pick<typeof v8, "setFlagsFromString">;
 
-/** Sets the growth factor; false when this Node does not know the flag. */
-export function setGrowthFactor(v8module: FlagSetter, factor: number): boolean {
-  try {
-    v8module.setFlagsFromString(`${GROWTH_FLAG}=${factor}`);
-    return true;
-  } catch {
-    return false; // a Node without the flag keeps V8's default growth: more memory, same results
-  }
+/**
+ * Sets the growth factor. There is no fallback to write: setFlagsFromString never throws — V8
+ * ignores a flag it does not know with one line on stderr (never stdout, so the protocol is safe).
+ * Every Node this package supports (≥ 20) knows the flag; test/young-generation.test.ts pins its
+ * effect (the young generation stays held under churn), so a Node that dropped it fails there.
+ */
+export function setGrowthFactor(v8module: FlagSetter, factor: number): void {
+  v8module.setFlagsFromString(`${GROWTH_FLAG}=${factor}`);
 }
 
 /**
@@ -40,5 +40,7 @@ export function holdYoungGeneration(
   loadV8: () => FlagSetter,
   argv: readonly string[] = process.argv.slice(2),
 ): boolean {
-  return runsServe(argv) && setGrowthFactor(loadV8(), HELD_FACTOR);
+  if (!runsServe(argv)) return false;
+  setGrowthFactor(loadV8(), HELD_FACTOR);
+  return true;
 }

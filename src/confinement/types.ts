@@ -1,18 +1,11 @@
 // The shapes of confinement (SPEC §20): the manifest's `sandbox` as written, the effective policy
 // of one program, the adapter found at startup, and what a confined launch adds to a spawn.
 
-export type FilesystemMode = "read-only" | "workspace-write" | "full";
-export type NetworkMode = "allow" | "deny";
+import type { FilesystemMode, NetworkMode } from "../manifest/types.js";
 
-/** A `sandbox` object as the manifest writes it (§20); `bwrapPath` only in the top-level one. */
-export interface SandboxInput {
-  filesystem: FilesystemMode;
-  writablePaths?: string[];
-  hiddenPaths?: string[];
-  protectedPaths?: string[];
-  network?: NetworkMode;
-  bwrapPath?: string;
-}
+// The manifest's `sandbox` object as written lives in manifest/types.ts (manifest/ imports no stage
+// that reads the manifest); re-exported here for confinement's own files.
+export type { FilesystemMode, NetworkMode, SandboxInput } from "../manifest/types.js";
 
 /** The effective policy of one confined program: every field filled in, paths absolute. */
 export interface SandboxPolicy {

@@ -2,7 +2,7 @@
 
 import path from "node:path";
 import { CommandError } from "../errors.js";
-import { candidateForm } from "../programs/candidate-form.js";
+import { candidateForm } from "../manifest/candidate-form.js";
 import { pathDirectoriesOf } from "./path-list.js";
 import type { StartupEnvironment } from "./variables.js";
 

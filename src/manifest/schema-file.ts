@@ -15,8 +15,3 @@ export function manifestSchemaPath(): string {
 export function readManifestSchemaText(): string {
   return readFileSync(manifestSchemaPath(), "utf8");
 }
-
-/** Reads and parses the shipped schema file; a broken installation is a programming error. */
-export function readManifestSchema(): Record<string, unknown> {
-  return JSON.parse(readManifestSchemaText()) as Record<string, unknown>;
-}

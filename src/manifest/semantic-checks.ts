@@ -1,11 +1,11 @@
 // The manifest rules a JSON Schema cannot express (SPEC §9.2, §9.3, §9.6, §9.7), checked on every platform.
 
 import { CommandError } from "../errors.js";
-import { CANDIDATE_FORMS_TEXT, isCandidateWellFormed } from "../programs/candidate-form.js";
+import { CANDIDATE_FORMS_TEXT, isCandidateWellFormed } from "./candidate-form.js";
 import { mergeProgram, ownValue } from "./platform-merge.js";
 import { describeValue, escapePointerSegment, summariseProblems } from "./schema-errors.js";
 import type { Manifest, PlatformOverride, ProgramDefinition, ProgramOverride } from "./types.js";
-import type { PolicyInput } from "../programs/types.js";
+import type { PolicyInput } from "../program-policy.js";
 import { MAX_FOREGROUND_TIMEOUT_MS } from "../limits.js";
 
 /** A base candidate must make sense on POSIX and on Windows alike. */

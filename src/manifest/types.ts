@@ -1,10 +1,20 @@
 // The Program Manifest as written (SPEC §9), after schema validation, and after the platform merge.
 
 import type { AuditSettings, Rule } from "../policy/types.js";
-import type { SandboxInput } from "../confinement/types.js";
-import type { PolicyInput } from "../programs/types.js";
+import type { PolicyInput } from "../program-policy.js";
 
-export type { SandboxInput };
+export type FilesystemMode = "read-only" | "workspace-write" | "full";
+export type NetworkMode = "allow" | "deny";
+
+/** A `sandbox` object as the manifest writes it (§20); `bwrapPath` only in the top-level one. */
+export interface SandboxInput {
+  filesystem: FilesystemMode;
+  writablePaths?: string[];
+  hiddenPaths?: string[];
+  protectedPaths?: string[];
+  network?: NetworkMode;
+  bwrapPath?: string;
+}
 
 /** A reference to a variable of the server's startup environment (§9.4). */
 export interface EnvironmentReference {

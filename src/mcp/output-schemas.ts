@@ -1,9 +1,9 @@
 // Output schemas of the tools, inside the subset every host checks (SPEC §3, HOSTS.md).
 
 import { ARTIFACT_STATUSES, ARTIFACT_UNAVAILABLE_REASONS } from "../artifacts/types.js";
+import type { FilesystemMode, NetworkMode, SandboxAdapterName } from "../confinement/types.js";
 import { OUTPUT_ENCODINGS, STREAMS } from "../output/types.js";
 import { CLEANUP_ERRORS, TERMINATION_ADAPTERS, TERMINATION_REASONS } from "../process/types.js";
-import { ARTIFACT_POLICIES } from "../programs/types.js";
 
 type Schema = Record<string, unknown>;
 
@@ -14,6 +14,19 @@ const integer: Schema = { type: "integer" };
 const string: Schema = { type: "string" };
 const boolean: Schema = { type: "boolean" };
 const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: "null" }] });
+
+// The sandbox enumerations (SPEC §20), written once for programSelection and system_environment.
+// `satisfies` ties each value to confinement's own union types.
+const SANDBOX_ADAPTERS = [
+  "bubblewrap",
+  "seatbelt",
+] as const satisfies readonly SandboxAdapterName[];
+const FILESYSTEM_MODES = [
+  "read-only",
+  "workspace-write",
+  "full",
+] as const satisfies readonly FilesystemMode[];
+const NETWORK_MODES = ["allow", "deny"] as const satisfies readonly NetworkMode[];
 
 const streamOutput: Schema = {
   type: "object",
@@ -74,9 +87,9 @@ const programSelection: Schema = {
       type: "object",
       description: "how a confined run was confined (SPEC §20)",
       properties: {
-        adapter: { type: "string", enum: ["bubblewrap", "seatbelt"] },
-        filesystem: { type: "string", enum: ["read-only", "workspace-write", "full"] },
-        network: { type: "string", enum: ["allow", "deny"] },
+        adapter: oneOf(SANDBOX_ADAPTERS),
+        filesystem: oneOf(FILESYSTEM_MODES),
+        network: oneOf(NETWORK_MODES),
       },
       required: ["adapter", "filesystem", "network"],
       additionalProperties: false,
@@ -155,81 +168,7 @@ export const outputPageSchema: Schema = {
   additionalProperties: false,
 };
 
-const policy: Schema = {
-  type: "object",
-  properties: {
-    defaultTimeoutMs: integer,
-    maxTimeoutMs: integer,
-    allowStdin: boolean,
-    gracePeriodMs: integer,
-    finalTerminationWaitMs: integer,
-    artifactPolicy: oneOf(ARTIFACT_POLICIES),
-    allowBackground: boolean,
-    maxBackgroundTimeoutMs: integer,
-  },
-  required: [
-    "defaultTimeoutMs",
-    "maxTimeoutMs",
-    "allowStdin",
-    "gracePeriodMs",
-    "finalTerminationWaitMs",
-    "artifactPolicy",
-  ],
-  additionalProperties: false,
-};
-
 const stringList: Schema = { type: "array", items: string };
-
-const variantSet: Schema = {
-  type: "object",
-  properties: {
-    kind: { type: "string", const: "node-project" },
-    variants: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: { version: string, executable: string, npmCli: string, npxCli: string },
-        required: ["version", "executable"],
-        additionalProperties: false,
-      },
-    },
-    fallbackExecutable: string,
-  },
-  required: ["kind", "variants", "fallbackExecutable"],
-  additionalProperties: false,
-};
-
-const sandboxPolicy: Schema = {
-  type: "object",
-  description: "the effective sandbox of a confined program (SPEC §20)",
-  properties: {
-    filesystem: { type: "string", enum: ["read-only", "workspace-write", "full"] },
-    writablePaths: stringList,
-    hiddenPaths: stringList,
-    protectedPaths: stringList,
-    network: { type: "string", enum: ["allow", "deny"] },
-  },
-  required: ["filesystem", "writablePaths", "hiddenPaths", "protectedPaths", "network"],
-  additionalProperties: false,
-};
-
-/** One entry of system_environment.programs (documented; hosts only take boolean additionalProperties). */
-export const programReportSchema: Schema = {
-  type: "object",
-  properties: {
-    executable: string,
-    declaredCandidate: string,
-    kind: { type: "string", enum: ["native", "cmd-script"] },
-    argumentSemantics: { type: "string", enum: ["literal", "cmd-reparsed"] },
-    required: boolean,
-    policy,
-    path: stringList,
-    variantSet,
-    sandbox: nullable(sandboxPolicy),
-  },
-  required: ["executable", "declaredCandidate", "kind", "argumentSemantics", "required", "policy"],
-  additionalProperties: false,
-};
 
 const limitNames = [
   "maxConcurrentExecutions",
@@ -302,7 +241,7 @@ export const environmentReportSchema: Schema = {
       type: "object",
       description: "the confinement adapter in use (SPEC §20); null when no program is confined",
       properties: {
-        adapter: { type: "string", enum: ["bubblewrap", "seatbelt"] },
+        adapter: oneOf(SANDBOX_ADAPTERS),
         version: string,
         path: string,
       },

@@ -33,11 +33,6 @@ const MAX_STASHED_PAGES = 16;
 
 type JsonRpcMessage = { result?: { structuredContent?: { base64?: unknown } } };
 
-/** A transport whose send() the splicer can wrap (the SDK's StdioServerTransport). */
-export interface SplicableTransport {
-  send(message: never, options?: never): Promise<void>;
-}
-
 /**
  * A 1 MiB page travels as base64 twice (structuredContent and the pretty text block: DSH and
  * Gemini read only the text). Instead of building the pretty text and then the message line
@@ -68,24 +63,19 @@ export class PageSplicer {
   }
 
   /**
-   * Wraps `transport.send`: a message that carries a stashed token is written by `write` as
-   * one Buffer with the page spliced in; every other message goes through the transport as is.
-   * `write` must resolve only once it is done with the Buffer (it is reused for the next page).
+   * Writes `message` with its stashed page spliced back in, as one Buffer through `write`, and
+   * resolves once `write` is done with it (the Buffer is reused for a later page). Undefined when
+   * the message carries no stashed page: the caller sends it the usual way. The transport calls
+   * this from its own send() (mcp/stdio-transport.ts), so nothing of the SDK's is patched.
    */
-  attach(transport: SplicableTransport, write: (line: Buffer) => Promise<void>): void {
-    const send = transport.send.bind(transport) as (m: unknown, o?: unknown) => Promise<void>;
-    (transport as { send: (m: unknown, o?: unknown) => Promise<void> }).send = (
-      message,
-      options,
-    ) => {
-      const token = (message as JsonRpcMessage).result?.structuredContent?.base64;
-      const base64 = typeof token === "string" ? this.stashed.get(token) : undefined;
-      if (base64 === undefined) return send(message, options);
-      this.stashed.delete(token as string);
-      const json = JSON.stringify(message) + "\n";
-      const line = spliceLine(json, token as string, base64, (size) => this.lines.take(size));
-      return write(line).finally(() => this.lines.give(line));
-    };
+  sendSpliced(message: unknown, write: (line: Buffer) => Promise<void>): Promise<void> | undefined {
+    const token = (message as JsonRpcMessage).result?.structuredContent?.base64;
+    const base64 = typeof token === "string" ? this.stashed.get(token) : undefined;
+    if (base64 === undefined) return undefined;
+    this.stashed.delete(token as string);
+    const json = JSON.stringify(message) + "\n";
+    const line = spliceLine(json, token as string, base64, (size) => this.lines.take(size));
+    return write(line).finally(() => this.lines.give(line));
   }
 }
 

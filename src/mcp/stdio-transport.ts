@@ -7,6 +7,7 @@ import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { PageSplicer } from "./results.js";
 
 /** Longest frame read (the SDK's own read buffer limit); a longer line is skipped whole. */
 export const MAX_FRAME_BYTES = 10 * 1024 * 1024;
@@ -32,6 +33,8 @@ export class GuardedStdioTransport implements Transport {
     private readonly stdin: Readable = process.stdin,
     private readonly stdout: Writable = process.stdout,
     private readonly onSkippedFrame: (bytes: number) => void = () => {},
+    /** Writes large base64 pages without serialising them again (see PageSplicer). */
+    private readonly splicer?: PageSplicer,
   ) {}
 
   /** Starts reading stdin. */
@@ -44,11 +47,26 @@ export class GuardedStdioTransport implements Transport {
 
   /** Writes one message as a line; resolves once stdout took it (or drained). */
   send(message: JSONRPCMessage): Promise<void> {
+    const spliced = this.splicer?.sendSpliced(message, this.writeReusedLine);
+    if (spliced) return spliced;
     return new Promise((resolve) => {
       if (this.stdout.write(JSON.stringify(message) + "\n")) resolve();
       else this.stdout.once("drain", resolve);
     });
   }
+
+  /**
+   * Writes a line whose memory is reused afterwards: resolves once the write has finished with it
+   * and stdout can take more (as send() waits for 'drain').
+   */
+  private readonly writeReusedLine = async (line: Buffer): Promise<void> => {
+    let accepted = true;
+    const written = new Promise<void>((resolve) => {
+      accepted = this.stdout.write(line, () => resolve());
+    });
+    if (!accepted) await new Promise((resolve) => this.stdout.once("drain", resolve));
+    await written;
+  };
 
   /** Stops reading (stdin is paused when nothing else listens) and reports the close. */
   async close(): Promise<void> {

@@ -1,12 +1,19 @@
 // Checks tool arguments against the very schemas tools/list serves, mapping each failure to the
 // field's own error code (SPEC §3 "Argument validation").
 
-import AjvModule, { type ErrorObject, type ValidateFunction } from "ajv";
+import { createRequire } from "node:module";
+import type { ErrorObject } from "ajv";
 import { CommandError, describeValue, quoteValue, type ErrorCode } from "../errors.js";
 import { IGNORED_HOST_ARGUMENT } from "../limits.js";
+import {
+  ARGUMENT_AJV_OPTIONS,
+  precompiledCheck,
+  type ArgumentCheck,
+} from "./precompiled-validators.js";
 import type { ToolDefinition } from "./tools.js";
 
-const Ajv = AjvModule.default ?? AjvModule;
+const require = createRequire(import.meta.url);
+type AjvClass = typeof import("ajv").default;
 
 /** The code a failing field reports; any other field is INVALID_REQUEST. */
 const FIELD_CODES: Record<string, ErrorCode> = {
@@ -22,16 +29,20 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   executionId: "EXECUTION_NOT_FOUND",
 };
 
+/** Where a validator comes from: the build's precompiled module when it matches, else ajv. */
+export type ValidatorSource = "precompiled-or-ajv" | "ajv";
+
 /** A compiled validator per tool. */
 export class ArgumentValidator {
-  private readonly validators = new Map<string, ValidateFunction>();
-  /** One Ajv for every tool, created on the first call (cold start compiles nothing). */
-  private ajv: InstanceType<typeof Ajv> | undefined;
+  private readonly validators = new Map<string, ArgumentCheck>();
+  /** One Ajv for every tool, loaded only when a schema has no precompiled validator. */
+  private ajv: InstanceType<AjvClass> | undefined;
 
   /** `unregistered` adds the administrator's hint to an unknown program name (§5). */
   constructor(
     private readonly tools: ToolDefinition[],
     private readonly unregistered: (name: unknown) => string = () => "",
+    private readonly source: ValidatorSource = "precompiled-or-ajv",
   ) {}
 
   /** Returns the arguments when valid; throws the field's coded error otherwise. */
@@ -42,16 +53,32 @@ export class ArgumentValidator {
     throw toCommandError(validate.errors ?? [], value, this.unregistered);
   }
 
-  private validator(tool: string): ValidateFunction {
+  /** Whether every tool is checked by a precompiled validator (no ajv at run time). */
+  allPrecompiled(): boolean {
+    return this.tools.every((t) => precompiledCheck(t.name, t.inputSchema) !== undefined);
+  }
+
+  private validator(tool: string): ArgumentCheck {
     let validate = this.validators.get(tool);
     if (!validate) {
       const definition = this.tools.find((t) => t.name === tool);
       if (!definition) throw new Error(`no tool ${tool}`);
-      this.ajv ??= new Ajv({ allErrors: true, strict: true });
-      validate = this.ajv.compile(definition.inputSchema);
+      const schema = definition.inputSchema;
+      validate = this.source === "ajv" ? undefined : precompiledCheck(tool, schema);
+      validate ??= this.compile(schema);
       this.validators.set(tool, validate);
     }
     return validate;
+  }
+
+  /** The slow path (a schema changed since the build, or no build): ajv compiles it here. */
+  private compile(schema: Record<string, unknown>): ArgumentCheck {
+    if (this.ajv === undefined) {
+      const module = require("ajv") as { default?: AjvClass } & AjvClass;
+      const Ajv = module.default ?? module;
+      this.ajv = new Ajv(ARGUMENT_AJV_OPTIONS);
+    }
+    return this.ajv.compile(schema);
   }
 }
 

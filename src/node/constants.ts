@@ -22,7 +22,6 @@ export const SOURCE = {
   activeManager: "active-manager",
   defaultVersion: "manifest#projectNode.defaultVersion",
 } as const;
-export type SelectionSource = (typeof SOURCE)[keyof typeof SOURCE];
 
 /** `programSelection.adapter` for npm/npx run as `<node> <paired cli>`. */
 export const NPM_CLI_ADAPTER = "npm-cli";

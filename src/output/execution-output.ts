@@ -3,7 +3,7 @@
 
 import type { Readable } from "node:stream";
 import { CommandError } from "../errors.js";
-import type { ArtifactOutcome } from "../artifacts/types.js";
+import type { ArtifactOutcome } from "./types.js";
 import type { ArtifactPolicy } from "../programs/types.js";
 import { readIntoReusedBuffer, type PipeReader } from "./pipe-reader.js";
 import {

@@ -84,13 +84,9 @@ function keepHeadWithin(head: Buffer, chars: number): Buffer {
   return head.subarray(0, prefixWithinEscaped(head, chars));
 }
 
-/** A character allowance split like the byte budget: what fits in half is kept, the rest shared. */
+/** A character allowance split like the byte budget: streamShares with no per-stream maximum. */
 function splitAllowance(costs: PerStream<number>, allowance: number): PerStream<number> {
-  const fitsHalf = (cost: number) => cost * 2 <= allowance;
-  const half = Math.floor(allowance / 2);
-  const of = (own: number, other: number) =>
-    fitsHalf(own) ? own : fitsHalf(other) ? allowance - other : half;
-  return { stdout: of(costs.stdout, costs.stderr), stderr: of(costs.stderr, costs.stdout) };
+  return streamShares(costs, { budgetBytes: allowance, maxOutputBytes: Number.POSITIVE_INFINITY });
 }
 
 /**

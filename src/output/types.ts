@@ -1,8 +1,6 @@
 // The output stage's own shapes: streams, excerpts, pages, and the one spool port (SPEC §3.3, §7,
 // §8, §19). The artifact store implements the port; ExecutionOutput uses it.
 
-import type { ArtifactOutcome } from "../artifacts/types.js";
-
 /** The two output streams, in report order. */
 export const STREAMS = ["stdout", "stderr"] as const;
 export type StreamName = (typeof STREAMS)[number];
@@ -93,4 +91,32 @@ export interface Spool {
 /** Where spools come from (the artifact store); absent when no store is configured. */
 export interface SpoolSource {
   createStaging(): Promise<Spool>;
+}
+
+// What became of an execution's spool (SPEC §4 `artifact`, §8): the result of Spool.publish.
+
+/** The artifact statuses; the output schema's enum comes from this list. */
+export const ARTIFACT_STATUSES = [
+  "not-requested",
+  "discarded",
+  "published",
+  "unavailable",
+] as const;
+export type ArtifactStatus = (typeof ARTIFACT_STATUSES)[number];
+
+/** Why an artifact is `unavailable`. */
+export const ARTIFACT_UNAVAILABLE_REASONS = [
+  "STREAM_CAP",
+  "QUOTA",
+  "STORE_UNAVAILABLE",
+  "LOCK_TIMEOUT",
+  "WRITE_FAILED",
+] as const;
+export type ArtifactUnavailableReason = (typeof ARTIFACT_UNAVAILABLE_REASONS)[number];
+
+/** The artifact field of a Canonical Result. */
+export interface ArtifactOutcome {
+  status: ArtifactStatus;
+  id?: string;
+  reason?: ArtifactUnavailableReason;
 }

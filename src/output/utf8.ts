@@ -141,8 +141,3 @@ export class Utf8Validity {
     return this.invalid || (final && this.carry.length > 0);
   }
 }
-
-/** Whether a complete byte sequence holds any invalid UTF-8. */
-export function hasInvalidUtf8(bytes: Uint8Array): boolean {
-  return !isUtf8(bytes);
-}

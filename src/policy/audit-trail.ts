@@ -6,10 +6,9 @@ import { createHash, type Hash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { CommandError, errnoCode } from "../errors.js";
-import type { RegisteredProgram } from "../programs/types.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./constants.js";
 import { argsDigest, randomId, sha256Hex } from "./digest.js";
-import type { AuditArgsMode } from "./types.js";
+import type { AuditArgsMode, PolicyProgram } from "./types.js";
 
 type Fields = Record<string, unknown>;
 type StreamName = "stdout" | "stderr";
@@ -36,7 +35,7 @@ export interface ExecOutcome {
 
 /** The call facts the audit records carry. */
 export interface AuditCall {
-  program: RegisteredProgram;
+  program: PolicyProgram;
   args: readonly string[];
   cwd: string;
 }

@@ -3,12 +3,11 @@
 // that is made is recorded in the audit log when one is configured.
 
 import { CommandError } from "../errors.js";
-import type { RegisteredProgram } from "../programs/types.js";
 import type { ApprovalStore, ClaimRefusal } from "./approvals.js";
 import { randomId } from "./digest.js";
 import { decide } from "./rules.js";
 import type { AuditTrail, ExecRecorder } from "./audit-trail.js";
-import type { Rule } from "./types.js";
+import type { PolicyProgram, Rule } from "./types.js";
 
 /** What the human is shown when asked. */
 export interface ApprovalQuestion {
@@ -34,7 +33,7 @@ export interface Caller {
 
 /** One call as the gate sees it, after request validation. */
 export interface GateCall {
-  program: RegisteredProgram;
+  program: PolicyProgram;
   args: readonly string[];
   /** The physical cwd the process will start in. */
   cwd: string;

@@ -19,6 +19,13 @@ export interface Rule {
   reason: string;
 }
 
+/** What the gate and the audit log read of a Registered Program (programs/ builds those). */
+export interface PolicyProgram {
+  name: string;
+  /** Argument rules (§21), in manifest order; absent when there are none. */
+  rules?: readonly Rule[];
+}
+
 /** How the audit log records arguments. */
 export type AuditArgsMode = "digest" | "full";
 

@@ -2,26 +2,17 @@
 // groups it started; a later server kills the leftovers of servers that died without cleaning up.
 
 import { execFileSync } from "node:child_process";
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../file-modes.js";
+import { readRegularFileSync } from "../regular-file.js";
 import { listGroupMembers, pidExists, processStartTicks, PS_TIMEOUT_MS } from "./proc-table.js";
 
-/** Registry files are read without following symlinks or waiting on FIFOs (#14). */
-const SAFE_READ_FLAGS =
-  constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-const STATE_DIR_MODE = 0o700;
-const STATE_FILE_MODE = 0o600;
+const STATE_DIR_MODE = PRIVATE_DIR_MODE;
+const STATE_FILE_MODE = PRIVATE_FILE_MODE;
 /**
  * Changes are written this long after they happen, coalesced, and a group only once it is this
  * old: an execution shorter than this never touches the disk. A server killed within this window after a spawn leaves that group
@@ -229,7 +220,9 @@ export function reapDeadServers(dir: string): ReapReport {
   }
   for (const name of names) {
     const file = path.join(dir, name);
-    const text = readRegularFileSync(file);
+    // Read without following a symlink or waiting on a FIFO (#14).
+    const bytes = readRegularFileSync(file, MAX_REGISTRY_BYTES);
+    const text = bytes == null ? bytes : bytes.toString("utf8");
     if (text === undefined) continue; // removed meanwhile by its owner
     if (text === null) {
       report.skippedEntries.push(name);
@@ -248,29 +241,6 @@ export function reapDeadServers(dir: string): ReapReport {
     report.files++;
   }
   return report;
-}
-
-/**
- * A regular file's text, undefined when it is gone, null for anything else: opened without following a symlink and
- * without waiting on a FIFO (O_NOFOLLOW | O_NONBLOCK, then fstat), and at most MAX_REGISTRY_BYTES.
- */
-function readRegularFileSync(file: string): string | null | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, SAFE_READ_FLAGS);
-  } catch (error) {
-    // Gone meanwhile (its owner removed it): nothing to skip or reap.
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? undefined : null;
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size > MAX_REGISTRY_BYTES) return null;
-    return readFileSync(fd, "utf8");
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function parseRegistry(text: string): RegistryContent | undefined {

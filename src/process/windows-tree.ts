@@ -3,6 +3,7 @@
 // without them every Windows cleanup is reported as unconfirmed, never `treeCleaned: true`.
 
 import { spawnSync } from "node:child_process";
+import path from "node:path";
 import type { CleanupError } from "./types.js";
 import type { ProcessTree } from "./tree.js";
 
@@ -10,6 +11,21 @@ import type { ProcessTree } from "./tree.js";
 export type CommandRunner = (command: string, args: string[]) => number | null;
 
 const TASKKILL_TIMEOUT_MS = 5_000;
+
+/** Where Windows keeps its own directory when neither SystemRoot nor windir is set. */
+export const DEFAULT_SYSTEM_ROOT = "C:\\Windows";
+
+/**
+ * The absolute path of taskkill.exe: %SystemRoot%\System32\taskkill.exe. A bare "taskkill" would be
+ * looked up on PATH (and, on Windows, in the current directory first), where a program being killed
+ * could have planted its own. Without SystemRoot, %windir% (set by Windows as well), and without
+ * either, C:\Windows; a relative value is ignored for the same reason as the bare name.
+ */
+export function taskkillPath(env: NodeJS.ProcessEnv = process.env): string {
+  const candidates = [env.SystemRoot, env.windir, DEFAULT_SYSTEM_ROOT];
+  const root = candidates.find((value) => value !== undefined && path.win32.isAbsolute(value));
+  return path.win32.join(root ?? DEFAULT_SYSTEM_ROOT, "System32", "taskkill.exe");
+}
 
 /** The default runner: spawnSync with no shell and a bound on time. */
 export const runCommand: CommandRunner = (command, args) =>
@@ -26,6 +42,7 @@ export class WindowsTaskkillTree implements ProcessTree {
   constructor(
     private readonly pid: number,
     private readonly run: CommandRunner = runCommand,
+    private readonly taskkillExe: string = taskkillPath(),
   ) {}
 
   /** Record that the root process has exited (the only fact this adapter can observe). */
@@ -47,15 +64,10 @@ export class WindowsTaskkillTree implements ProcessTree {
     return false;
   }
 
-  /** Whether the root itself is gone (used to stop waiting once force was sent). */
-  get rootGone(): boolean {
-    return this.rootExited;
-  }
-
   dispose(): void {}
 
   private taskkill(args: string[]): CleanupError | undefined {
-    const status = this.run("taskkill", args);
+    const status = this.run(this.taskkillExe, args);
     return status === 0 || this.rootExited ? undefined : "SIGNAL_FAILED";
   }
 }

@@ -3,7 +3,7 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import { CommandError } from "../errors.js";
-import { candidateForm } from "./candidate-form.js";
+import { candidateForm } from "../manifest/candidate-form.js";
 import type { DirectoryListings } from "./directory-listings.js";
 import { qualifyingExecutable, type ExecutableRules } from "./executable-file.js";
 

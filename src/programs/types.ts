@@ -2,26 +2,15 @@
 
 import type { Rule } from "../policy/types.js";
 import type { SandboxPolicy, SelectionSandbox } from "../confinement/types.js";
+import type { ProgramPolicy } from "../program-policy.js";
 
-/** The artifact policies of §9.3; the output schema's enum comes from this list. */
-export const ARTIFACT_POLICIES = ["never", "on-truncation", "always"] as const;
-export type ArtifactPolicy = (typeof ARTIFACT_POLICIES)[number];
-
-/** The effective execution policy of one program, every field filled in. */
-export interface ProgramPolicy {
-  /** Absent: min(--default-timeout-ms, maxTimeoutMs) is used. */
-  defaultTimeoutMs?: number;
-  maxTimeoutMs: number;
-  allowStdin: boolean;
-  gracePeriodMs: number;
-  finalTerminationWaitMs: number;
-  artifactPolicy: ArtifactPolicy;
-  allowBackground: boolean;
-  maxBackgroundTimeoutMs: number;
-}
-
-/** The manifest's policy object as written: every field optional. */
-export type PolicyInput = Partial<ProgramPolicy>;
+// The execution policy's home is the leaf src/program-policy.ts (manifest/ uses it too).
+export {
+  ARTIFACT_POLICIES,
+  type ArtifactPolicy,
+  type PolicyInput,
+  type ProgramPolicy,
+} from "../program-policy.js";
 
 /** What actually ran (§4, §12). */
 export interface ProgramSelection {

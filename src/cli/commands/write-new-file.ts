@@ -4,12 +4,10 @@ import { chmod, mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { CommandError, errnoCode } from "../../errors.js";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../file-modes.js";
 
 /** Directories init creates inside the home directory: the manifest is private (SPEC §13). */
-const PRIVATE_PARENT_MODE = 0o700;
-
-/** The manifest file: only its owner reads it (SPEC §13). */
-const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_PARENT_MODE = PRIVATE_DIR_MODE;
 
 /** Whether `dir` is the home directory or below it. */
 function isInside(dir: string, home: string): boolean {

@@ -426,44 +426,48 @@ async function toolsList(): Promise<void> {
   expect(message.result.tools.map((t: { name: string }) => t.name)).toEqual(TOOLS);
 }
 
-/** The property stops starting new runs after this long (2000 runs take ~15 s on an idle machine). */
-const FUZZ_TIME_LIMIT_MS = 60_000;
-/** "Thousands of cases" (§17) even when the time limit cut the runs short. */
+/**
+ * Batches of 1–10 calls: 600 of them make "thousands of cases" (§17). A fixed count, not a time
+ * window: a window cut the runs short on a loaded machine and failed the counts below although
+ * every call was answered correctly (the test's own timeout bounds it instead).
+ */
+const FUZZ_RUNS = 600;
+/** "Thousands of cases" (§17). */
 const MIN_FUZZ_CALLS = 2000;
+/** The whole property, also on a loaded 2-core machine (about 5 s on an idle one). */
+const FUZZ_TEST_TIMEOUT_MS = 300_000;
 
 describe("fuzzed tool arguments (§17)", () => {
-  it("answers every call with a result, a coded tool error or a JSON-RPC error", async () => {
-    const started = Date.now();
-    let calls = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 10 }), async (batch) => {
-        calls += batch.length;
-        // Sent together: the server handles them concurrently.
-        await Promise.all(batch.map(callAndCheck));
-      }),
-      // Bounded in time: on a loaded machine fewer runs finish; each run is still checked in full.
-      {
-        seed: SEED,
-        numRuns: 2000,
-        endOnFailure: false,
-        interruptAfterTimeLimit: FUZZ_TIME_LIMIT_MS,
-      },
-    );
-    console.log(
-      `fuzz: ${calls} calls in ${Date.now() - started} ms — ${tally.results} results, ` +
-        `${tally.toolErrors} tool errors, ${tally.rpcErrors} JSON-RPC errors, ` +
-        `${realExecutionIds.length} running handles, ${realArtifactIds.length} artifacts; codes ` +
-        JSON.stringify(Object.fromEntries([...tally.codes].sort())),
-    );
-    expect(calls).toBeGreaterThan(MIN_FUZZ_CALLS);
-    expect(tally.results).toBeGreaterThan(500);
-    expect(tally.codes.size).toBeGreaterThan(8);
-    expect(realExecutionIds.length).toBeGreaterThan(0);
-    expect(realArtifactIds.length).toBeGreaterThan(0);
-    expect(server.child.exitCode).toBeNull();
-    await toolsList();
-    stdoutIsOnlyJsonRpc();
-  }, 120_000);
+  it(
+    "answers every call with a result, a coded tool error or a JSON-RPC error",
+    async () => {
+      const started = Date.now();
+      let calls = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 10 }), async (batch) => {
+          calls += batch.length;
+          // Sent together: the server handles them concurrently.
+          await Promise.all(batch.map(callAndCheck));
+        }),
+        { seed: SEED, numRuns: FUZZ_RUNS, endOnFailure: false },
+      );
+      console.log(
+        `fuzz: ${calls} calls in ${Date.now() - started} ms — ${tally.results} results, ` +
+          `${tally.toolErrors} tool errors, ${tally.rpcErrors} JSON-RPC errors, ` +
+          `${realExecutionIds.length} running handles, ${realArtifactIds.length} artifacts; codes ` +
+          JSON.stringify(Object.fromEntries([...tally.codes].sort())),
+      );
+      expect(calls).toBeGreaterThan(MIN_FUZZ_CALLS);
+      expect(tally.results).toBeGreaterThan(500);
+      expect(tally.codes.size).toBeGreaterThan(8);
+      expect(realExecutionIds.length).toBeGreaterThan(0);
+      expect(realArtifactIds.length).toBeGreaterThan(0);
+      expect(server.child.exitCode).toBeNull();
+      await toolsList();
+      stdoutIsOnlyJsonRpc();
+    },
+    FUZZ_TEST_TIMEOUT_MS,
+  );
 
   it("survives malformed JSON-RPC frames and still answers tools/list", async () => {
     const frames: (string | Buffer)[] = [

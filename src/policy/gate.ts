@@ -6,7 +6,8 @@ import { CommandError } from "../errors.js";
 import type { RegisteredProgram } from "../programs/types.js";
 import type { ApprovalStore, ClaimRefusal } from "./approvals.js";
 import { randomId } from "./digest.js";
-import { decide } from "./rules.js";
+import { grammarOfProgram } from "./grammar/index.js";
+import { decideCall } from "./rules.js";
 import type { AuditTrail, ExecRecorder } from "./audit-trail.js";
 import type { Rule } from "./types.js";
 
@@ -74,13 +75,15 @@ export class PolicyGate {
     const audit = this.options.audit;
     audit?.assertWritable();
     const rules: readonly Rule[] = call.program.rules ?? [];
-    const verdict = decide(rules, call.args);
+    const verdict = decideCall(rules, call.args, grammarOfProgram(call.program));
+    const because =
+      verdict.decision !== "allow" && verdict.because ? ` because ${verdict.because}` : "";
     if (verdict.decision === "deny") {
       audit?.denied(call, verdict.index);
       throw new CommandError(
         "ARGUMENTS_DENIED",
         `${call.program.name}: these arguments are denied by rule ${verdict.index} of the ` +
-          `manifest (${JSON.stringify(verdict.rule.reason)}); nothing ran. Do not retry the same ` +
+          `manifest (${JSON.stringify(verdict.rule.reason)})${because}; nothing ran. Do not retry the same ` +
           "arguments: change them, or ask the user to run the command themselves",
       );
     }
@@ -90,7 +93,9 @@ export class PolicyGate {
         program: call.program.name,
         args: call.args,
         cwd: call.cwd,
-        reason: verdict.rule.reason,
+        reason: verdict.because
+          ? `${verdict.rule.reason} (the strictest rule decides: ${verdict.because})`
+          : verdict.rule.reason,
         rule: verdict.index,
       };
       if (caller.ask) await this.askClient(question, caller.ask);

@@ -30,4 +30,11 @@ export interface AuditSettings {
 
 /** The decision for one call: allow, or the first deciding rule and its 0-based index. */
 export type RuleVerdict =
-  { decision: "allow" } | { decision: RuleDecision; rule: Rule; index: number };
+  | { decision: "allow" }
+  | {
+      decision: RuleDecision;
+      rule: Rule;
+      index: number;
+      /** Set when the call could not be read exactly and the strictest rule decided (§21.1). */
+      because?: string;
+    };

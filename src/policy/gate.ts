@@ -5,7 +5,8 @@
 import { CommandError } from "../errors.js";
 import type { RegisteredProgram } from "../programs/types.js";
 import type { ApprovalStore, ClaimRefusal } from "./approvals.js";
-import { randomId } from "./digest.js";
+import { randomId, type CwdIdentity } from "./digest.js";
+import { cwdIdentityOf } from "./cwd-identity.js";
 import { grammarOfProgram } from "./grammar/index.js";
 import { decideCall } from "./rules.js";
 import type { AuditTrail, ExecRecorder } from "./audit-trail.js";
@@ -36,6 +37,8 @@ export interface GateCall {
   args: readonly string[];
   /** The physical cwd the process will start in. */
   cwd: string;
+  /** Its device and inode as authorised; absent: the gate reads them when it needs them. */
+  cwdIdentity?: CwdIdentity;
   approvalId?: string;
 }
 
@@ -138,6 +141,7 @@ export class PolicyGate {
       program: call.program.name,
       args: call.args,
       cwd: call.cwd,
+      cwdIdentity: call.cwdIdentity ?? cwdIdentityOf(call.cwd),
       manifestPath: this.options.manifestPath,
     };
     let note = "";

@@ -29,6 +29,9 @@ export function approvalMessage(question: ApprovalQuestion): string {
     `args: ${displayList(question.args)}`,
     `cwd: ${displayText(question.cwd)}`,
     `reason (rule ${question.rule}): ${displayText(question.reason)}`,
+    ...(question.because
+      ? [`decided by the strictest rule because: ${displayText(question.because)}`]
+      : []),
     'Answer "run" to run exactly this once, or "deny".',
   ].join("\n");
 }

@@ -19,6 +19,8 @@ export interface ApprovalQuestion {
   cwd: string;
   reason: string;
   rule: number;
+  /** Set when the strictest rule decided because the call could not be read exactly (§21.1). */
+  because?: string;
 }
 
 /** How an elicitation ended: only "run" lets the call run. */
@@ -69,6 +71,11 @@ const REFUSAL_WORDS: Record<ClaimRefusal, string> = {
   used: "was already used",
 };
 
+/** Why the strictest rule decided, for the messages (empty when the call was read exactly). */
+function strictestNote(question: ApprovalQuestion): string {
+  return question.because ? `; the strictest rule decides because ${question.because}` : "";
+}
+
 /** Decides, before anything is spawned, whether a call may run. */
 export class PolicyGate {
   constructor(private readonly options: PolicyGateOptions) {}
@@ -80,7 +87,9 @@ export class PolicyGate {
     const rules: readonly Rule[] = call.program.rules ?? [];
     const verdict = decideCall(rules, call.args, grammarOfProgram(call.program));
     const because =
-      verdict.decision !== "allow" && verdict.because ? ` because ${verdict.because}` : "";
+      verdict.decision !== "allow" && verdict.because
+        ? `; the strictest rule decides because ${verdict.because}`
+        : "";
     if (verdict.decision === "deny") {
       audit?.denied(call, verdict.index);
       throw new CommandError(
@@ -96,10 +105,9 @@ export class PolicyGate {
         program: call.program.name,
         args: call.args,
         cwd: call.cwd,
-        reason: verdict.because
-          ? `${verdict.rule.reason} (the strictest rule decides: ${verdict.because})`
-          : verdict.rule.reason,
+        reason: verdict.rule.reason,
         rule: verdict.index,
+        ...(verdict.because !== undefined && { because: verdict.because }),
       };
       if (caller.ask) await this.askClient(question, caller.ask);
       else this.claimOrRequest(call, question);
@@ -128,7 +136,7 @@ export class PolicyGate {
       throw new CommandError(
         "APPROVAL_DENIED",
         `${question.program}: the user did not approve these arguments (rule ${question.rule}: ` +
-          `${JSON.stringify(question.reason)}; answer: ${answer}); nothing ran. Do not retry ` +
+          `${JSON.stringify(question.reason)}${strictestNote(question)}; answer: ${answer}); nothing ran. Do not retry ` +
           "the same call unless the user asks for it",
       );
     }
@@ -154,12 +162,15 @@ export class PolicyGate {
       this.options.audit?.approval(call.approvalId, "refused", "cli", claim.why);
       note = ` (approvalId ${JSON.stringify(call.approvalId)} ${REFUSAL_WORDS[claim.why]})`;
     }
-    const pending = store.create({ ...binding, reason: question.reason, rule: question.rule });
+    const reason = question.because
+      ? `${question.reason} (the strictest rule, because ${question.because})`
+      : question.reason;
+    const pending = store.create({ ...binding, reason, rule: question.rule });
     this.options.audit?.approval(pending.id, "pending", "cli", "requested");
     throw new CommandError(
       "APPROVAL_REQUIRED",
       `${call.program.name}: these arguments need a human approval (rule ${question.rule}: ` +
-        `${JSON.stringify(question.reason)})${note}; approval id ${pending.id}: ` +
+        `${JSON.stringify(question.reason)}${strictestNote(question)})${note}; approval id ${pending.id}: ` +
         approvalInstruction(pending.id),
     );
   }

@@ -71,7 +71,7 @@ describe.each(identities())("git rules as $name", (identity) => {
     [["push", "-fq"]],
     [["push", "--force-w", "origin", "feature"]],
     [["push", "origin", "+feature"]],
-    [["push", "--force-if-includes", "--force-with-lease=feature", "origin", "feature"]],
+    [["push", "--force-with-lease=feature", "origin", "feature"]],
     [["-c", "alias.p=push", "p", "--force"]],
     [["-c", "remote.origin.push=+refs/heads/*:refs/heads/*", "push"]],
   ])("asks before a force push spelled %j; feature stays", async (args) => {

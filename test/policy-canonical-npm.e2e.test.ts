@@ -76,17 +76,19 @@ describe.each(identities())("npm rules as $name", (identity) => {
     [["exec", "--", "npm", "pub", "--dry-run"]],
   ])("denies publish spelled %j", async (args) => {
     const result = await npm(args);
-    expect(errorText(result)).toMatch(/^ARGUMENTS_DENIED: npm: .*rule 0 of the manifest \("publishing happens/);
+    expect(errorText(result)).toMatch(
+      /^ARGUMENTS_DENIED: npm: .*rule 0 of the manifest \("publishing happens/,
+    );
     expect(result.structuredContent).toBeUndefined();
   });
 
-  it.each([
-    [["exec", "-c", "npm publish --dry-run"]],
-    [["x", "--call=npm publish --dry-run"]],
-  ])("denies a shell line given to exec, %j, by the strictest rule", async (args) => {
-    const result = await npm(args);
-    expect(errorText(result)).toMatch(
-      /^ARGUMENTS_DENIED: npm: .*rule 0 .*the strictest rule decides because npm exec runs a shell line/,
-    );
-  });
+  it.each([[["exec", "-c", "npm publish --dry-run"]], [["x", "--call=npm publish --dry-run"]]])(
+    "denies a shell line given to exec, %j, by the strictest rule",
+    async (args) => {
+      const result = await npm(args);
+      expect(errorText(result)).toMatch(
+        /^ARGUMENTS_DENIED: npm: .*rule 0 .*the strictest rule decides because npm exec runs a shell line/,
+      );
+    },
+  );
 });

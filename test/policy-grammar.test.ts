@@ -106,7 +106,7 @@ const push: fc.Arbitrary<Push> = fc
       )
       .map(([specs, at]) => {
         // The force goes between whole options (inside one, it would be another's value).
-        const whole = [...shape.options];
+        const whole: (readonly string[])[] = [...shape.options];
         if (shape.force) whole.splice(at, 0, shape.force);
         const options = whole.flat();
         const args = [

@@ -79,7 +79,13 @@ describe("ApprovalStore.decide at the expiry boundary", () => {
     try {
       let now = Date.parse("2026-01-01T00:00:00.000Z");
       const store = new ApprovalStore(path.join(dir, "approvals"), () => now);
-      const request = { program: "true", args: ["x"], cwd: dir, manifestPath: undefined };
+      const request = {
+        program: "true",
+        args: ["x"],
+        cwd: dir,
+        cwdIdentity: { dev: "1", ino: "2" },
+        manifestPath: undefined,
+      };
       const early = store.create({ ...request, reason: "r", rule: 0 });
       const late = store.create({ ...request, reason: "r", rule: 0 });
       now += APPROVAL_VALIDITY_MS - 1;

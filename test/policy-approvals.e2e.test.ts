@@ -75,9 +75,9 @@ describe("ask with a client that declared elicitation", () => {
     expect(seen.length).toBe(before + 1);
     const params = seen.at(-1)!;
     expect(params.mode).toBe("form");
-    expect(params.message).toContain("program: node");
+    expect(params.message).toContain('program: "node"');
     expect(params.message).toContain(`args: ${JSON.stringify(args)}`);
-    expect(params.message).toContain(`cwd: ${dir}`);
+    expect(params.message).toContain(`cwd: ${JSON.stringify(dir)}`);
     expect(params.message).toContain("flags starting --ask- need a human");
     expect(params.requestedSchema.properties.decision.enum).toEqual(["run", "deny"]);
     expect(params.requestedSchema.required).toEqual(["decision"]);
@@ -181,9 +181,9 @@ describe("ask without elicitation: approve <id> out of band", () => {
 
     const approve = cli(dir, ["approve", "--yes", id]);
     expect(approve.status, approve.stderr).toBe(0);
-    expect(approve.stdout).toContain("program:  true");
+    expect(approve.stdout).toContain('program:  "true"');
     expect(approve.stdout).toContain(`args:     ${JSON.stringify(args)}`);
-    expect(approve.stdout).toContain(`cwd:      ${dir}`);
+    expect(approve.stdout).toContain(`cwd:      ${JSON.stringify(dir)}`);
     expect(approve.stdout).toMatch(/^approved: /m);
 
     const run = await server.call("system_exec", { program: "true", args, approvalId: id });

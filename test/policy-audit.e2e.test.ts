@@ -197,7 +197,7 @@ describe("the audit log of one session", () => {
     const shown = tail.stdout.trimEnd().split("\n");
     expect(shown).toHaveLength(3);
     expect(shown[0]).toMatch(/ approval .*approved via elicitation/);
-    expect(shown[1]).toMatch(/ exec .*true argsDigest [0-9a-f]{12} in .* → exit 0.* approved/);
+    expect(shown[1]).toMatch(/ exec .*"true" argsDigest [0-9a-f]{12} in .* → exit 0.* approved/);
     expect(shown[2]).toMatch(/ chain-end /);
     const raw = cli(dir, ["audit", "tail", "-n", "2", "--json", log]);
     const lines = readFileSync(log, "utf8").trimEnd().split("\n");

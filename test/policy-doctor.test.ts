@@ -45,8 +45,10 @@ describe("doctor and rules", () => {
 
   it.each([
     [["git", "-C", "d", "push", "--force"], "deny", 1],
-    [["git", "push", "--force-with-lease", "origin", "feature"], "ask", 0],
-    [["git", "push", "--force-with-lease", "origin", "main"], "deny", 2],
+    // §21.1: every force spelling is canonical --force, so a lease is the plain-force deny (rule 1).
+    [["git", "push", "--force-with-lease", "origin", "feature"], "deny", 1],
+    [["git", "push", "origin", "HEAD:refs/heads/main"], "deny", 2],
+    [["node", "-e", "0", "--ask-me"], "ask", 1],
     [["git", "status"], "allow", undefined],
   ] as const)("--check %j → %s", (call, decision, index) => {
     const run = doctor(["--json", "--check", ...call]);

@@ -48,6 +48,27 @@ describe("manifest rules and audit", () => {
     expect(problem(withRules(2, [bad]))).toContain(where);
   });
 
+  it.each([1, 2] as const)("accepts runsCode and rulesEnforcement in a v%i manifest", (version) => {
+    for (const rulesEnforcement of ["advisory", "strict"]) {
+      const manifest = withRules(version, [rule], { rulesEnforcement });
+      (manifest.programs as Record<string, Json>).git!.runsCode = false;
+      expect(() => validateManifest(manifest)).not.toThrow();
+    }
+  });
+
+  it("rejects a malformed runsCode or rulesEnforcement, and runsCode in a platform override", () => {
+    const bad = withRules(2, [rule]);
+    (bad.programs as Record<string, Json>).git!.runsCode = "yes";
+    expect(problem(bad)).toContain("/programs/git/runsCode");
+    expect(problem(withRules(2, [rule], { rulesEnforcement: "lenient" }))).toContain(
+      "/rulesEnforcement",
+    );
+    const override = withRules(2, [rule], {
+      platforms: { linux: { programs: { git: { runsCode: true } } } },
+    });
+    expect(problem(override)).toContain("/platforms/linux/programs/git");
+  });
+
   it("rejects rules in a platform override and a malformed audit", () => {
     const override = withRules(2, [rule], {
       platforms: { linux: { programs: { git: { rules: [rule] } } } },

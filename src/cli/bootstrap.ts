@@ -2,6 +2,7 @@
 // Shared by `serve` and `exec`; loads no MCP code.
 
 import os from "node:os";
+import { advisoryWarning } from "../policy/enforceability.js";
 import { loadCatalog } from "../programs/load-catalog.js";
 import type { ProgramCatalog } from "../programs/catalog.js";
 import { normalizeRoots, type Root } from "../roots/roots.js";
@@ -43,6 +44,10 @@ export async function bootstrap(
     log: logLine,
     ...(options.auditLog !== undefined && { auditLog: options.auditLog }),
   });
+  if (context.command === "serve") {
+    const warning = advisoryWarning(runtime.inspect().policy);
+    if (warning) logLine(`warning: ${warning}`);
+  }
   return { runtime, catalog, roots, settings };
 }
 

@@ -73,6 +73,7 @@ export function mergeProgram(
     merged.environment = mergeEnvironmentLayer(base.environment, over.environment, platform);
   }
   if (base.rules !== undefined) merged.rules = base.rules;
+  if (base.runsCode !== undefined) merged.runsCode = base.runsCode;
   // `sandbox` is replaced whole; an explicit null (unconfined) is kept as written (§20).
   if (Object.hasOwn(over, "sandbox")) merged.sandbox = over.sandbox ?? null;
   else if (Object.hasOwn(base, "sandbox")) merged.sandbox = base.sandbox ?? null;

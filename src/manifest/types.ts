@@ -51,10 +51,12 @@ export interface ProgramDefinition {
   rules?: Rule[];
   /** v2 only (§20): replaces the default whole; null runs this program unconfined. */
   sandbox?: SandboxInput | null;
+  /** §21.1: whether it can run code it is given (overrides the built-in list). */
+  runsCode?: boolean;
 }
 
 /** A platform's changes to a program of the base manifest (§9.6). */
-export type ProgramOverride = Partial<Omit<ProgramDefinition, "rules">>;
+export type ProgramOverride = Partial<Omit<ProgramDefinition, "rules" | "runsCode">>;
 
 /** `platforms.<name>`: what one platform may override. */
 export interface PlatformOverride {
@@ -90,6 +92,8 @@ export interface Manifest {
   /** The audit log (§22). */
   audit?: AuditSettings;
   sandbox?: SandboxInput | null;
+  /** §21.1: "strict" refuses to start when the rules cannot hold. */
+  rulesEnforcement?: "advisory" | "strict";
 }
 
 /** The manifest as it applies on one platform: base and `platforms.<platform>` merged. */

@@ -5,6 +5,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ElicitResultSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ApprovalQuestion, Caller, ElicitationAnswer } from "../policy/gate.js";
 import { ELICITATION_TIMEOUT_MS } from "../policy/constants.js";
+import { displayList, displayText } from "../display-text.js";
 
 /** The one field of the approval form. */
 const DECISION_SCHEMA = {
@@ -23,11 +24,14 @@ const DECISION_SCHEMA = {
 /** The message the human reads. */
 export function approvalMessage(question: ApprovalQuestion): string {
   return [
-    `An agent asks to run ${question.program} with arguments that need your approval.`,
-    `program: ${question.program}`,
-    `args: ${JSON.stringify(question.args)}`,
-    `cwd: ${question.cwd}`,
-    `reason (rule ${question.rule}): ${question.reason}`,
+    `An agent asks to run ${displayText(question.program)} with arguments that need your approval.`,
+    `program: ${displayText(question.program)}`,
+    `args: ${displayList(question.args)}`,
+    `cwd: ${displayText(question.cwd)}`,
+    `reason (rule ${question.rule}): ${displayText(question.reason)}`,
+    ...(question.because
+      ? [`decided by the strictest rule because: ${displayText(question.because)}`]
+      : []),
     'Answer "run" to run exactly this once, or "deny".',
   ].join("\n");
 }

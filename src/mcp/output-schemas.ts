@@ -225,6 +225,19 @@ export const environmentReportSchema: Schema = {
       required: limitNames,
       additionalProperties: false,
     },
+    policy: {
+      type: "object",
+      description:
+        "whether the manifest's rules can hold as a whole (SPEC §21.1): advisoryBecause names " +
+        "the code-running programs that could get around them",
+      properties: {
+        rulesEnforcement: { type: "string", enum: ["advisory", "strict"] },
+        rulesEnforceable: { type: "boolean" },
+        advisoryBecause: stringList,
+      },
+      required: ["rulesEnforcement", "rulesEnforceable", "advisoryBecause"],
+      additionalProperties: false,
+    },
     audit: {
       description: "the audit log in use (§22), or null when it is off",
       oneOf: [
@@ -261,6 +274,7 @@ export const environmentReportSchema: Schema = {
     "environmentNames",
     "removedByPattern",
     "limits",
+    "policy",
     "audit",
   ],
   additionalProperties: false,

@@ -11,7 +11,7 @@ import {
   PRIVATE_DIR_MODE,
   PRIVATE_FILE_MODE,
 } from "./constants.js";
-import { callDigest, randomId } from "./digest.js";
+import { callDigest, randomId, type CwdIdentity } from "./digest.js";
 
 export type ApprovalStatus = "pending" | "approved" | "denied";
 
@@ -21,6 +21,8 @@ export interface ApprovalRecord {
   program: string;
   args: string[];
   cwd: string;
+  /** The cwd's device and inode when the approval was requested (SPEC §21.1). */
+  cwdIdentity: CwdIdentity;
   manifestPath: string | null;
   reason: string;
   rule: number;
@@ -37,6 +39,7 @@ export interface ApprovalRequest {
   program: string;
   args: readonly string[];
   cwd: string;
+  cwdIdentity: CwdIdentity;
   manifestPath: string | undefined;
   reason: string;
   rule: number;
@@ -68,10 +71,11 @@ export class ApprovalStore {
       program: request.program,
       args: [...request.args],
       cwd: request.cwd,
+      cwdIdentity: { dev: request.cwdIdentity.dev, ino: request.cwdIdentity.ino },
       manifestPath: request.manifestPath ?? null,
       reason: request.reason,
       rule: request.rule,
-      digest: callDigest(request.program, request.args, request.cwd, request.manifestPath),
+      digest: digestOf(request),
       status: "pending",
       createdAt: new Date(created).toISOString(),
       expiresAt: new Date(created + APPROVAL_VALIDITY_MS).toISOString(),
@@ -124,13 +128,8 @@ export class ApprovalStore {
   claim(id: string, request: Omit<ApprovalRequest, "reason" | "rule">): ClaimOutcome {
     const record = this.read(id);
     if (!record) return { ok: false, why: "unknown" };
-    const digest = callDigest(request.program, request.args, request.cwd, request.manifestPath);
-    const stored = callDigest(
-      record.program,
-      record.args,
-      record.cwd,
-      record.manifestPath ?? undefined,
-    );
+    const digest = digestOf(request);
+    const stored = digestOf({ ...record, manifestPath: record.manifestPath ?? undefined });
     if (record.digest !== digest || stored !== digest) return { ok: false, why: "mismatched" };
     if (record.status !== "approved") return { ok: false, why: record.status };
     if (Date.parse(record.expiresAt) <= this.now()) return { ok: false, why: "expired" };
@@ -202,6 +201,17 @@ export class ApprovalStore {
   }
 }
 
+/** The digest of a request or a stored record. */
+function digestOf(request: Omit<ApprovalRequest, "reason" | "rule">): string {
+  return callDigest(
+    request.program,
+    request.args,
+    request.cwd,
+    request.cwdIdentity,
+    request.manifestPath,
+  );
+}
+
 /** Reads one approval file, refusing symlinks and anything that is not a record. */
 function readRecord(file: string): ApprovalRecord | undefined {
   let text: string;
@@ -225,6 +235,8 @@ function readRecord(file: string): ApprovalRecord | undefined {
       Array.isArray(value.args) &&
       value.args.every((arg) => typeof arg === "string") &&
       typeof value.cwd === "string" &&
+      typeof value.cwdIdentity?.dev === "string" &&
+      typeof value.cwdIdentity?.ino === "string" &&
       typeof value.digest === "string" &&
       typeof value.expiresAt === "string";
     return valid ? value : undefined;

@@ -13,14 +13,26 @@ export function argsDigest(args: readonly string[]): string {
   return sha256Hex(JSON.stringify(args));
 }
 
-/** What an approval is bound to: program, args, cwd and the manifest path. */
+/** Which directory a cwd is (SPEC §21.1): its device and inode, as decimal strings. */
+export interface CwdIdentity {
+  dev: string;
+  ino: string;
+}
+
+/**
+ * What an approval is bound to: program, args, the cwd by path and by identity (device and
+ * inode: another directory later renamed to the same path is another cwd), and the manifest path.
+ */
 export function callDigest(
   program: string,
   args: readonly string[],
   cwd: string,
+  identity: CwdIdentity,
   manifestPath: string | undefined,
 ): string {
-  return sha256Hex(JSON.stringify([program, args, cwd, manifestPath ?? null]));
+  return sha256Hex(
+    JSON.stringify([program, args, cwd, identity.dev, identity.ino, manifestPath ?? null]),
+  );
 }
 
 /** A fresh 128-bit id in 32 lowercase hex characters. */

@@ -4,8 +4,10 @@
 
 import { CommandError } from "../errors.js";
 import type { ApprovalStore, ClaimRefusal } from "./approvals.js";
-import { randomId } from "./digest.js";
-import { decide } from "./rules.js";
+import { randomId, type CwdIdentity } from "./digest.js";
+import { cwdIdentityOf } from "./cwd-identity.js";
+import { grammarOfProgram } from "./grammar/index.js";
+import { decideCall } from "./rules.js";
 import type { AuditTrail, ExecRecorder } from "./audit-trail.js";
 import type { PolicyProgram, Rule } from "./types.js";
 
@@ -16,6 +18,8 @@ export interface ApprovalQuestion {
   cwd: string;
   reason: string;
   rule: number;
+  /** Set when the strictest rule decided because the call could not be read exactly (§21.1). */
+  because?: string;
 }
 
 /** How an elicitation ended: only "run" lets the call run. */
@@ -37,6 +41,8 @@ export interface GateCall {
   args: readonly string[];
   /** The physical cwd the process will start in. */
   cwd: string;
+  /** Its device and inode as authorised; absent: the gate reads them when it needs them. */
+  cwdIdentity?: CwdIdentity;
   approvalId?: string;
 }
 
@@ -68,6 +74,11 @@ const REFUSAL_WORDS: Record<ClaimRefusal, string> = {
   used: "was already used",
 };
 
+/** Why the strictest rule decided, for the messages (empty when the call was read exactly). */
+function strictestNote(question: ApprovalQuestion): string {
+  return question.because ? `; the strictest rule decides because ${question.because}` : "";
+}
+
 /** Decides, before anything is spawned, whether a call may run. */
 export class PolicyGate {
   constructor(private readonly options: PolicyGateOptions) {}
@@ -77,13 +88,17 @@ export class PolicyGate {
     const audit = this.options.audit;
     audit?.assertWritable();
     const rules: readonly Rule[] = call.program.rules ?? [];
-    const verdict = decide(rules, call.args);
+    const verdict = decideCall(rules, call.args, grammarOfProgram(call.program));
+    const because =
+      verdict.decision !== "allow" && verdict.because
+        ? `; the strictest rule decides because ${verdict.because}`
+        : "";
     if (verdict.decision === "deny") {
       audit?.denied(call, verdict.index);
       throw new CommandError(
         "ARGUMENTS_DENIED",
         `${call.program.name}: these arguments are denied by rule ${verdict.index} of the ` +
-          `manifest (${JSON.stringify(verdict.rule.reason)}); nothing ran. Do not retry the same ` +
+          `manifest (${JSON.stringify(verdict.rule.reason)})${because}; nothing ran. Do not retry the same ` +
           "arguments: change them, or ask the user to run the command themselves",
       );
     }
@@ -95,6 +110,7 @@ export class PolicyGate {
         cwd: call.cwd,
         reason: verdict.rule.reason,
         rule: verdict.index,
+        ...(verdict.because !== undefined && { because: verdict.because }),
       };
       if (caller.ask) await this.askClient(question, caller.ask);
       else this.claimOrRequest(call, question, caller.approvalParameter);
@@ -123,7 +139,7 @@ export class PolicyGate {
       throw new CommandError(
         "APPROVAL_DENIED",
         `${question.program}: the user did not approve these arguments (rule ${question.rule}: ` +
-          `${JSON.stringify(question.reason)}; answer: ${answer}); nothing ran. Do not retry ` +
+          `${JSON.stringify(question.reason)}${strictestNote(question)}; answer: ${answer}); nothing ran. Do not retry ` +
           "the same call unless the user asks for it",
       );
     }
@@ -140,6 +156,7 @@ export class PolicyGate {
       program: call.program.name,
       args: call.args,
       cwd: call.cwd,
+      cwdIdentity: call.cwdIdentity ?? cwdIdentityOf(call.cwd),
       manifestPath: this.options.manifestPath,
     };
     let note = "";
@@ -153,12 +170,15 @@ export class PolicyGate {
       const named = `${parameter ?? "approvalId"} ${JSON.stringify(call.approvalId)}`;
       note = ` (${named} ${REFUSAL_WORDS[claim.why]})`;
     }
-    const pending = store.create({ ...binding, reason: question.reason, rule: question.rule });
+    const reason = question.because
+      ? `${question.reason} (the strictest rule, because ${question.because})`
+      : question.reason;
+    const pending = store.create({ ...binding, reason, rule: question.rule });
     this.options.audit?.approval(pending.id, "pending", "cli", "requested");
     throw new CommandError(
       "APPROVAL_REQUIRED",
       `${call.program.name}: these arguments need a human approval (rule ${question.rule}: ` +
-        `${JSON.stringify(question.reason)})${note}; approval id ${pending.id}: ` +
+        `${JSON.stringify(question.reason)}${strictestNote(question)})${note}; approval id ${pending.id}: ` +
         approvalInstruction(pending.id, parameter),
     );
   }

@@ -22,6 +22,8 @@ export interface PolicySetupInput {
 
 export interface PolicyStage {
   gate: PolicyGate;
+  /** Where pending and granted approvals are kept. */
+  approvalsDir: string;
   audit?: AuditTrail;
 }
 
@@ -48,5 +50,7 @@ export function createPolicyStage(input: PolicySetupInput): PolicyStage {
     ...(input.manifestPath !== undefined && { manifestPath: input.manifestPath }),
     ...(audit !== undefined && { audit }),
   });
-  return audit ? { gate, audit } : { gate };
+  return audit
+    ? { gate, approvalsDir: approvals.dir, audit }
+    : { gate, approvalsDir: approvals.dir };
 }

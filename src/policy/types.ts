@@ -22,6 +22,10 @@ export interface Rule {
 /** What the gate and the audit log read of a Registered Program (programs/ builds those). */
 export interface PolicyProgram {
   name: string;
+  /** How the program was declared and found: the grammar (§21.1) is chosen by name or basename. */
+  declaredCandidate: string;
+  spawnPath: string;
+  executable: string;
   /** Argument rules (§21), in manifest order; absent when there are none. */
   rules?: readonly Rule[];
 }
@@ -37,4 +41,11 @@ export interface AuditSettings {
 
 /** The decision for one call: allow, or the first deciding rule and its 0-based index. */
 export type RuleVerdict =
-  { decision: "allow" } | { decision: RuleDecision; rule: Rule; index: number };
+  | { decision: "allow" }
+  | {
+      decision: RuleDecision;
+      rule: Rule;
+      index: number;
+      /** Set when the call could not be read exactly and the strictest rule decided (§21.1). */
+      because?: string;
+    };

@@ -52,6 +52,8 @@ export interface ProgramCatalog {
   audit?: AuditSettings;
   /** The top-level `sandbox.bwrapPath`, `~/` expanded (§20). */
   bwrapPath?: string;
+  /** The manifest's `rulesEnforcement` (§21.1); absent: "advisory". */
+  rulesEnforcement?: "advisory" | "strict";
 }
 
 export type { PolicyInput };

@@ -145,6 +145,9 @@ export function buildConfiguredCatalog(input: ConfiguredInput): ProgramCatalog {
     if (registration.program && definition.rules?.length) {
       registration.program.rules = definition.rules;
     }
+    if (registration.program && definition.runsCode !== undefined) {
+      registration.program.runsCode = definition.runsCode;
+    }
     details.push(
       removedByPattern.length > 0
         ? { ...registration.detail, removedByPattern }
@@ -172,6 +175,9 @@ export function buildConfiguredCatalog(input: ConfiguredInput): ProgramCatalog {
   if (effective.projectNode !== undefined) catalog.projectNode = effective.projectNode;
   if (effective.nodeResolution !== undefined) catalog.nodeResolution = effective.nodeResolution;
   if (effective.audit !== undefined) catalog.audit = effective.audit;
+  if (input.manifest.rulesEnforcement !== undefined) {
+    catalog.rulesEnforcement = input.manifest.rulesEnforcement;
+  }
   const bwrapPath = input.manifest.sandbox?.bwrapPath;
   if (bwrapPath !== undefined) catalog.bwrapPath = expandHomePath(bwrapPath, input.homeDir);
   return catalog;

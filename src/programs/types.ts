@@ -59,6 +59,8 @@ export interface RegisteredProgram {
   pathDiffers: boolean;
   /** Argument rules (§21), in manifest order; absent when there are none. */
   rules?: readonly Rule[];
+  /** The manifest's `runsCode` (§21.1), when it gives one. */
+  runsCode?: boolean;
   /** The effective sandbox (§20); absent: the program runs unconfined. */
   sandbox?: SandboxPolicy;
 }

@@ -34,19 +34,26 @@ function auditLocation(auditPath: string, roots: readonly Root[]): string {
   return holdsRoot ? auditPath : directory;
 }
 
-/** The Launcher, or undefined when nothing is confined; throws SANDBOX_UNAVAILABLE (fail closed). */
-export async function openConfinementFor(setup: ConfinementSetup): Promise<Launcher | undefined> {
-  const { catalog, settings } = setup;
-  const policies = sandboxPolicies(catalog);
-  if (policies.length === 0) return undefined;
+/** The server's own directories, hidden from every confined program (state, artifacts, audit). */
+export function hiddenServerDirectories(setup: ConfinementSetup): string[] {
   const env = setup.env ?? process.env;
   const stateDir = path.dirname(defaultExecutionsDir(env));
   const artifactDir =
-    settings.artifactDir ?? defaultArtifactDir(env, process.platform, os.homedir());
+    setup.settings.artifactDir ?? defaultArtifactDir(env, process.platform, os.homedir());
   const serverDirectories = [stateDir, path.resolve(artifactDir)];
   if (setup.auditPath !== undefined) {
     serverDirectories.push(auditLocation(setup.auditPath, setup.roots));
   }
+  return serverDirectories;
+}
+
+/** The Launcher, or undefined when nothing is confined; throws SANDBOX_UNAVAILABLE (fail closed). */
+export async function openConfinementFor(setup: ConfinementSetup): Promise<Launcher | undefined> {
+  const { catalog } = setup;
+  const policies = sandboxPolicies(catalog);
+  if (policies.length === 0) return undefined;
+  const env = setup.env ?? process.env;
+  const serverDirectories = hiddenServerDirectories(setup);
   return openConfinement({
     policies,
     startupPath: env.PATH ?? "",

@@ -11,6 +11,7 @@ import type { Root } from "../roots/roots.js";
 import { SERVER_NAME, SERVER_VERSION } from "../version.js";
 import type { RuntimeSettings } from "./config.js";
 import type { NodeLauncher } from "./ports.js";
+import { checkRulesPolicy } from "./rules-policy.js";
 import { openConfinementFor } from "./confinement-setup.js";
 import { CommandRuntime } from "./runtime.js";
 
@@ -49,14 +50,17 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Comm
     env,
     onAuditFailure: (message) => log(`audit log failed, executions are refused: ${message}`),
   });
-  // §20: fails closed (SANDBOX_UNAVAILABLE) when a confined program's adapter is missing or broken.
-  const confinement = await openConfinementFor({
+  const confinementSetup = {
     catalog,
     settings,
     roots,
     env,
     ...(policy.audit !== undefined && { auditPath: policy.audit.path }),
-  });
+  };
+  // §21.1: "strict" stops here when a code-running program could get around the rules.
+  const rulesPolicy = checkRulesPolicy(catalog, policy.approvalsDir, confinementSetup);
+  // §20: fails closed (SANDBOX_UNAVAILABLE) when a confined program's adapter is missing or broken.
+  const confinement = await openConfinementFor(confinementSetup);
   const node = await nodeLauncher(catalog, roots, env);
   const artifacts = openArtifactStoreInBackground({
     dir: settings.artifactDir,
@@ -88,6 +92,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Comm
     platform: options.platform,
     groups,
     policy: policy.gate,
+    rulesPolicy,
     audit: policy.audit,
     confinement,
   });

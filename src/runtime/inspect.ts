@@ -13,6 +13,7 @@ import {
   OUTPUT_PAGE_MAX_BASE64_BYTES,
   OUTPUT_PAGE_MAX_UTF8_BYTES,
 } from "../limits.js";
+import { rulesPolicy } from "../policy/enforceability.js";
 import type { EnvironmentReport, ProgramReport } from "./types.js";
 import type { RuntimeOptions } from "./options.js";
 import { programDefaultTimeout } from "./validate-request.js";
@@ -75,6 +76,9 @@ export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentRepo
       handleRetentionMs: HANDLE_RETENTION_MS,
       handleRetentionCount: HANDLE_RETENTION_COUNT,
     },
+    policy:
+      options.rulesPolicy ??
+      rulesPolicy(catalog.programs.values(), catalog.rulesEnforcement ?? "advisory"),
     audit: options.audit ? { path: options.audit.path, args: options.audit.argsMode } : null,
     sandbox: options.confinement?.adapter ?? null,
   };

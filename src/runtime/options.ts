@@ -2,6 +2,7 @@
 // backends the composition root wires in.
 
 import type { AuditTrail } from "../policy/audit-trail.js";
+import type { RulesPolicyReport } from "../policy/enforceability.js";
 import type { PolicyGate } from "../policy/gate.js";
 import type { Launcher } from "../confinement/index.js";
 import type { ProgramCatalog } from "../programs/catalog.js";
@@ -21,6 +22,8 @@ export interface RuntimeOptions {
   platform?: NodeJS.Platform;
   /** Argument rules, approvals and the audit log (§21, §22). */
   policy?: PolicyGate;
+  /** §21.1: whether the rules can hold (system_environment.policy); absent: computed. */
+  rulesPolicy?: RulesPolicyReport;
   /** The audit log, when one is on (reported by system_environment). */
   audit?: AuditTrail;
   /** The confinement stage (§20); absent when no program is confined. */

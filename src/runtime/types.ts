@@ -1,6 +1,7 @@
 // The shapes the Command Runtime takes and returns (SPEC §3, §4, §19), composed from the types
 // each stage owns (process/, output/, artifacts/, programs/).
 
+import type { RulesPolicyReport } from "../policy/enforceability.js";
 import type { Caller } from "../policy/gate.js";
 import type { Rule } from "../policy/types.js";
 import type { ArtifactOutcome } from "../artifacts/types.js";
@@ -143,6 +144,8 @@ export interface EnvironmentReport {
   /** Startup variables `inherit` or a `removeMatching` pattern dropped (§23), sorted; names only. */
   removedByPattern: string[];
   limits: LimitsReport;
+  /** §21.1: whether the manifest's rules can hold, as a whole. */
+  policy: RulesPolicyReport;
   /** §22: the audit log in use, or null. */
   audit: { path: string; args: "digest" | "full" } | null;
   /** §20: the confinement adapter in use, null when no program is confined. */

@@ -1,6 +1,8 @@
 // `approve <id>` / `deny <id>` (SPEC §21): shows the pending request exactly as it will run —
-// program, JSON-quoted arguments, cwd, manifest and the rule's reason — and decides it.
+// program, arguments, cwd, manifest and the rule's reason, each one quoted line (displayText) — and
+// decides it.
 
+import { displayList, displayText } from "../../display-text.js";
 import { CommandError } from "../../errors.js";
 import { ApprovalStore, type ApprovalRecord } from "../../policy/approvals.js";
 import { APPROVAL_VALIDITY_MS } from "../../policy/constants.js";
@@ -13,11 +15,11 @@ const MS_PER_MINUTE = 60_000;
 export function describeApproval(record: ApprovalRecord): string {
   return [
     `approval ${record.id} (${record.status}, requested ${record.createdAt})`,
-    `  program:  ${record.program}`,
-    `  args:     ${JSON.stringify(record.args)}`,
-    `  cwd:      ${record.cwd}`,
-    `  manifest: ${record.manifestPath ?? "(none: automatic discovery)"}`,
-    `  rule ${record.rule}:   ${record.reason}`,
+    `  program:  ${displayText(record.program)}`,
+    `  args:     ${displayList(record.args)}`,
+    `  cwd:      ${displayText(record.cwd)}`,
+    `  manifest: ${record.manifestPath === null ? "(none: automatic discovery)" : displayText(record.manifestPath)}`,
+    `  rule ${record.rule}:   ${displayText(record.reason)}`,
     "",
   ].join("\n");
 }

@@ -1,5 +1,10 @@
 // The facts `doctor` reports (SPEC §13): one object, rendered as text or JSON.
 
+import {
+  advisoryWarning,
+  rulesPolicy,
+  type RulesPolicyReport,
+} from "../../policy/enforceability.js";
 import os from "node:os";
 import path from "node:path";
 import { defaultArtifactDir } from "../../artifacts/default-dir.js";
@@ -110,6 +115,8 @@ export interface DoctorReport {
   audit?: AuditFacts | null;
   /** `--check <program> [args…]`: the decision for that call (§21). */
   check?: CheckFacts;
+  /** §21.1: whether the rules can hold as a whole. */
+  policy: RulesPolicyReport;
   warnings: string[];
 }
 
@@ -242,8 +249,16 @@ export function buildDoctorReport(input: ReportInput): DoctorReport {
     globalPath: [...catalog.globalPath],
     programs,
     sandbox: input.sandbox ? { ...input.sandbox, probe: "passed" } : null,
+    policy: rulesPolicy(catalog.programs.values(), catalog.rulesEnforcement ?? "advisory"),
     warnings: programWarnings(programs),
   };
+  const advisory = advisoryWarning(report.policy);
+  if (advisory) {
+    const strict = report.policy.rulesEnforcement === "strict";
+    report.warnings.push(
+      strict ? `${advisory}; serve refuses to start (RULES_NOT_ENFORCEABLE)` : advisory,
+    );
+  }
   if (input.node !== undefined) {
     report.projectNode = projectNodeFacts(catalog, input.node);
     report.warnings.push(...input.node.warnings);

@@ -2,7 +2,8 @@
 // rules in words, and `doctor --check <program> [args…]` — the decision for a hypothetical call.
 
 import { CommandError } from "../../errors.js";
-import { describeRule, decide } from "../../policy/rules.js";
+import { grammarOfProgram } from "../../policy/grammar/index.js";
+import { describeRule, decideCall } from "../../policy/rules.js";
 import { auditPathOf } from "../../policy/audit-path.js";
 import type { Rule } from "../../policy/types.js";
 import type { ProgramCatalog } from "../../programs/catalog.js";
@@ -12,7 +13,7 @@ export interface CheckFacts {
   program: string;
   args: string[];
   decision: "allow" | "ask" | "deny";
-  rule?: { index: number; reason: string; text: string };
+  rule?: { index: number; reason: string; text: string; because?: string };
 }
 
 /** Where the server would write its audit log, and how it records arguments. */
@@ -36,13 +37,14 @@ export function checkCall(catalog: ProgramCatalog, program: string, args: string
       `--check ${JSON.stringify(program)}: expected one of the registered programs (${names || "none"})`,
     );
   }
-  const verdict = decide(registered.rules ?? [], args);
+  const verdict = decideCall(registered.rules ?? [], args, grammarOfProgram(registered));
   const facts: CheckFacts = { program, args, decision: verdict.decision };
   if (verdict.decision !== "allow") {
     facts.rule = {
       index: verdict.index,
       reason: verdict.rule.reason,
       text: describeRule(verdict.rule, verdict.index),
+      ...(verdict.because !== undefined && { because: verdict.because }),
     };
   }
   return facts;
@@ -52,7 +54,8 @@ export function checkCall(catalog: ProgramCatalog, program: string, args: string
 export function checkLine(check: CheckFacts): string {
   const call = `${check.program} ${JSON.stringify(check.args)}`;
   return check.rule
-    ? `Check: ${call} → ${check.decision} (${check.rule.text})`
+    ? `Check: ${call} → ${check.decision} (${check.rule.text})` +
+        (check.rule.because ? `, the strictest rule, because ${check.rule.because}` : "")
     : `Check: ${call} → allow (no rule matches)`;
 }
 

@@ -1,0 +1,43 @@
+// Path containment for confinement (SPEC §20.1): whether a path lies inside a place, which
+// writable place holds it, and the directories between a place and a path inside it (the ones a
+// sandbox must make un-renamable by binding each onto itself).
+
+import path from "node:path";
+
+/** Whether `child` is `parent` or below it (both absolute and normalised). */
+export function isWithin(child: string, parent: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+/** The outermost of `places` that holds `target`, or undefined when none does. */
+export function outermostPlace(target: string, places: readonly string[]): string | undefined {
+  let found: string | undefined;
+  for (const place of places) {
+    if (!isWithin(target, place)) continue;
+    if (found === undefined || place.length < found.length) found = place;
+  }
+  return found;
+}
+
+/**
+ * The directories strictly below `place` down to `target` inclusive, outermost first:
+ * `chainBelow("/r", "/r/a/b")` is `["/r/a", "/r/a/b"]`; empty when `target` is `place`.
+ */
+export function chainBelow(place: string, target: string): string[] {
+  const relative = path.relative(place, target);
+  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return [];
+  const chain: string[] = [];
+  let walk = place;
+  for (const segment of relative.split(path.sep)) {
+    walk = path.join(walk, segment);
+    chain.push(walk);
+  }
+  return chain;
+}
+
+/** Paths sorted outermost first (fewer segments first), duplicates removed. */
+export function outermostFirst(paths: Iterable<string>): string[] {
+  const depth = (value: string) => value.split(path.sep).length;
+  return [...new Set(paths)].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+}

@@ -3,7 +3,7 @@
 // inside the sandbox and see how it ended.
 
 import path from "node:path";
-import type { AttackDir, Identity } from "./identity.js";
+import { giveTo, type AttackDir, type Identity } from "./identity.js";
 import { CLI_ENTRY, startServer, writeManifest, type TestServer } from "./server.js";
 
 /** The PATH every confined test program sees. */
@@ -52,6 +52,7 @@ export async function startContained(options: ContainedOptions): Promise<Contain
     ...(options.sandbox && { sandbox: options.sandbox }),
     programs: options.programs,
   });
+  giveTo(options.identity, manifestPath); // the attacker's own file: only the sandbox stops it
   const args = ["--manifest", manifestPath];
   for (const root of options.roots) args.push("--root", root);
   args.push(...(options.extra ?? []));

@@ -48,7 +48,8 @@ try {
     made.push(dir);
     if (i < 8) made.push(path.dirname(dir));
   }
-  for (let i = 0; i < 200; i++) mkdirSync(path.join(root, "node_modules", `pkg${i}`), { recursive: true });
+  for (let i = 0; i < 200; i++)
+    mkdirSync(path.join(root, "node_modules", `pkg${i}`), { recursive: true });
   const input = { roots: [root], home: tmp, globalConfigs: [path.join(tmp, ".gitconfig")] };
   const once = () => {
     const start = now();

@@ -3,7 +3,7 @@
 // the same load; prints the p50 of each and its difference to the base. Not a bench/run.mjs row
 // (docs/confinement.md "Cost" shows its numbers). BENCH_RUNS: runs per variant (default 200).
 
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { firstExisting, now, p50, rawRun } from "./lib.mjs";
@@ -36,21 +36,40 @@ const variants = {
   [`${PINS} pins (--bind D D)`]: pins.flatMap((dir) => ["--bind", dir, dir]),
 };
 const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+/** CPU time (user + system, ms) of every child this process has waited for; 100 ticks a second. */
+const TICK_MS = 10;
+function childrenCpuMs() {
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[13]) + Number(fields[14])) * TICK_MS; // cutime, cstime
+}
+const cpu = Object.fromEntries(Object.keys(variants).map((name) => [name, 0]));
+/** Runs per variant in one block: CPU time is read per block (its clock ticks are coarse). */
+const BLOCK = 10;
 try {
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < RUNS; i += BLOCK) {
     for (const [name, extra] of Object.entries(variants)) {
-      const start = now();
-      const { code } = await rawRun("bwrap", [...base, ...extra, "--", TRUE]);
-      if (code !== 0) throw new Error(`bwrap with ${name} exited ${code}`);
-      samples[name].push(now() - start);
+      const before = childrenCpuMs();
+      for (let j = 0; j < BLOCK; j++) {
+        const start = now();
+        const { code } = await rawRun("bwrap", [...base, ...extra, "--", TRUE]);
+        if (code !== 0) throw new Error(`bwrap with ${name} exited ${code}`);
+        samples[name].push(now() - start);
+      }
+      cpu[name] += childrenCpuMs() - before;
     }
   }
   const baseMs = p50(samples.base);
+  const baseCpu = cpu.base / samples.base.length;
+  const signed = (value) => `${value >= 0 ? "+" : ""}${value.toFixed(2)}`;
   for (const [name, values] of Object.entries(samples)) {
     const ms = p50(values);
+    const cpuMs = cpu[name] / values.length;
     const delta =
-      name === "base" ? "" : ` (${ms - baseMs >= 0 ? "+" : ""}${(ms - baseMs).toFixed(2)} ms)`;
-    console.log(`${name.padEnd(48)} ${ms.toFixed(2)} ms${delta}`);
+      name === "base" ? "" : ` (wall ${signed(ms - baseMs)} ms, CPU ${signed(cpuMs - baseCpu)} ms)`;
+    console.log(
+      `${name.padEnd(46)} wall p50 ${ms.toFixed(2)} ms, CPU ${cpuMs.toFixed(2)} ms${delta}`,
+    );
   }
   console.log(
     `runs per variant: ${RUNS}, load average: ${os

@@ -150,7 +150,11 @@ describe.runIf(requireBwrapInCi())("hidden means hidden; deny closes /run (§20.
     it("the default hiddenPaths cover item 5's credentials, ~/.docker whole", async () => {
       const home = attack.home;
       const targets = [...ITEM5_FILES, ...ITEM5_DIRS].map((p) => path.join(home, p));
-      const run = await contained.sh("defaults", readAll([...targets, `${home}/visible.txt`]), wsRoot);
+      const run = await contained.sh(
+        "defaults",
+        readAll([...targets, `${home}/visible.txt`]),
+        wsRoot,
+      );
       expect(run.exitCode, run.stderr).toBe(0);
       expect(run.stdout).not.toContain("SECRET");
       expect(run.stdout).toContain(VISIBLE);

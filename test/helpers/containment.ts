@@ -83,7 +83,7 @@ export function nodeProgram(sandbox: Record<string, unknown> | null): Record<str
   return { candidates: [process.execPath], sandbox };
 }
 
-/** `serve` run to completion as the identity (stdin closed): for startup refusals. */
+/** `serve` run to completion as the identity (`attack` is its directory; stdin closed): startup refusals. */
 export function serveOnce(
   identity: Identity,
   attack: AttackDir,
@@ -91,6 +91,7 @@ export function serveOnce(
   roots: string[],
 ): { status: number | null; stdout: string; stderr: string } {
   const manifestPath = writeManifest(attack.dir, manifest);
+  giveTo(identity, manifestPath);
   const args = [CLI_ENTRY, "serve", "--manifest", manifestPath];
   for (const root of roots) args.push("--root", root);
   const run = attack.run(process.execPath, args);

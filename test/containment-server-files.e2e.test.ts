@@ -5,7 +5,7 @@
 // writing an approval file, not by renaming the state directory's parents and planting one).
 // Startup refuses arrangements it cannot protect.
 
-import { copyFileSync, existsSync, readFileSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -182,6 +182,57 @@ describe.runIf(requireBwrapInCi())("the server's files (§20.1 item 2)", () => {
 });
 
 describe.runIf(requireBwrapInCi())(
+  "the audit log and its seal in a writable Root (§20.1 item 2)",
+  () => {
+    describe.each(identities())("server as $name", (identity) => {
+      let attack: AttackDir;
+      let contained: ContainedServer;
+      let log: string;
+      const SEAL_TEXT = "seal-state\n";
+
+      beforeAll(async () => {
+        attack = attackDir(identity);
+        log = path.join(attack.home, "audit.jsonl");
+        // The seal another component writes (§22.1); here the test's stand-in, owned by the identity.
+        writeFileSync(`${log}.seal`, SEAL_TEXT);
+        giveTo(identity, `${log}.seal`);
+        contained = await startContained({
+          identity,
+          attack,
+          roots: [attack.home],
+          extra: ["--audit-log", log],
+          programs: {
+            "sh-workspace": shProgram({ filesystem: "workspace-write" }),
+            "sh-full": shProgram({ filesystem: "full" }),
+          },
+        });
+      });
+
+      afterAll(async () => {
+        await contained?.server.close();
+        attack?.remove();
+      });
+
+      it.each(["sh-workspace", "sh-full"])(
+        "%s: the audit log and its seal are hidden, and cannot be written or removed",
+        async (program) => {
+          const script =
+            "cat audit.jsonl audit.jsonl.seal; echo forged >> audit.jsonl.seal; " +
+            "rm -f audit.jsonl audit.jsonl.seal; echo forged >> audit.jsonl";
+          const run = await contained.sh(program, script, attack.home);
+          expect(run.exitCode).not.toBe(0);
+          expect(run.stdout).toBe("");
+          expect(run.stderr).toMatch(/Read-only file system|Device or resource busy/);
+          expect(readFileSync(`${log}.seal`, "utf8")).toBe(SEAL_TEXT);
+          expect(readFileSync(log, "utf8")).not.toContain("forged");
+          expect(readFileSync(log, "utf8").length).toBeGreaterThan(0);
+        },
+      );
+    });
+  },
+);
+
+describe.runIf(requireBwrapInCi())(
   "startup refuses what it cannot protect (§20.1 items 1, 2)",
   () => {
     describe.each(identities())("server as $name", (identity) => {
@@ -238,6 +289,33 @@ describe.runIf(requireBwrapInCi())(
         );
         expect(run.status).toBe(1);
         expect(run.stderr).toMatch(/SANDBOX_UNAVAILABLE: .*\/cache\/tool/);
+      });
+
+      it("an unconfined node whose Project Node installations lie in a writable Root", () => {
+        const ws = attack.mkdir("pn");
+        const installs = attack.mkdir("pn/.nodes");
+        const run = serveOnce(
+          identity,
+          attack,
+          {
+            version: 2,
+            searchPath: TEST_SEARCH_PATH,
+            programs: {
+              node: { candidates: [process.execPath], sandbox: null },
+              sh: shProgram({ filesystem: "workspace-write" }),
+            },
+            projectNode: {
+              enabledRoots: [ws],
+              installationRoots: [installs],
+              defaultVersion: "20.1.0",
+            },
+          },
+          [ws],
+        );
+        expect(run.status).toBe(1);
+        expect(run.stderr).toMatch(
+          /SANDBOX_UNAVAILABLE: the unconfined program node runs .*\/pn\/\.nodes \(its Project Node installations\)/,
+        );
       });
 
       it("a Root inside the server's state directory cannot be hidden from: refused", () => {

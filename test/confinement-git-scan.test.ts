@@ -2,7 +2,7 @@
 // read-only, its bounds (depth 6, node_modules skipped), the hooks/ and info/ it creates, and the
 // config settings it follows (include.path, core.hooksPath, the global config).
 
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GIT_SCAN_MAX_DEPTH } from "../src/confinement/constants.js";
@@ -133,5 +133,25 @@ describe("git config reading and path chains", () => {
     expect(chainBelow("/r", "/s/a")).toEqual([]);
     expect(chainBelow("/", "/var/tmp")).toEqual(["/var", "/var/tmp"]);
     expect(outermostFirst(["/a/b/c", "/a", "/a/b", "/a"])).toEqual(["/a", "/a/b", "/a/b/c"]);
+  });
+});
+
+describe("git-directory scan and symlinks", () => {
+  it("a dangling hooks link or .git link is skipped; a .git link to a repository protects its target", () => {
+    const root = tempDir("scm-git-links-");
+    try {
+      const git = repo(path.join(root, "real"));
+      symlinkSync(path.join(root, "nowhere"), path.join(git, "info"));
+      mkdirSync(path.join(root, "linked"));
+      symlinkSync(git, path.join(root, "linked/.git"));
+      const protection = new ProtectionSet([root]);
+      scanGitDirectories(protection, { roots: [root], home: root, globalConfigs: [] });
+      const result = protection.result();
+      expect(result.readOnly).toContain(path.join(git, "hooks"));
+      expect(result.readOnly).not.toContain(path.join(git, "info"));
+      expect(result.readOnly).not.toContain(path.join(root, "linked/.git"));
+    } finally {
+      removeDir(root);
+    }
   });
 });

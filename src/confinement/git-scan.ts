@@ -94,7 +94,8 @@ class GitScan {
         const full = path.join(dir, entry.name);
         if (entry.name === ".git") {
           if (entry.isDirectory()) this.visitGitDir(full, dir);
-          else this.visitGitFile(full, dir);
+          else if (entry.isFile()) this.visitGitFile(full, dir);
+          else if (entry.isSymbolicLink()) this.visitGitLink(full, dir);
         } else if (
           entry.isDirectory() &&
           depth < GIT_SCAN_MAX_DEPTH &&
@@ -115,6 +116,25 @@ class GitScan {
     if (gitDir !== undefined) this.visitGitDir(gitDir, workTree);
   }
 
+  /**
+   * A `.git` that is a symlink: the directory or file it leads to is protected; the link itself
+   * cannot be (a bind lands on its target; docs/confinement.md says so). A dangling one is skipped.
+   */
+  private visitGitLink(link: string, workTree: string): void {
+    const target = realOrUndefined(link);
+    if (target === undefined) return;
+    const entries = list(target);
+    if (entries !== undefined) this.visitGitDir(target, workTree);
+    else this.visitGitFile(target, workTree);
+  }
+
+  /** Keeps one entry of a git directory read-only: a symlink through its existing target only. */
+  private keepEntry(dir: string, entry: Dirent): void {
+    const full = path.join(dir, entry.name);
+    if (entry.isSymbolicLink()) this.protection.keepReadOnlyIfExists(full);
+    else this.protection.keepReadOnly(full);
+  }
+
   /** One git directory: what git runs or reads from it stays read-only. */
   private visitGitDir(gitDir: string, workTree: string | undefined): void {
     if (this.visited.has(gitDir)) return;
@@ -128,8 +148,10 @@ class GitScan {
       const kept = worktreeGitDir
         ? [...GIT_READ_ONLY_ENTRIES, ...GIT_WORKTREE_ENTRIES]
         : GIT_READ_ONLY_ENTRIES;
-      for (const name of kept)
-        if (names.has(name)) this.protection.keepReadOnly(path.join(gitDir, name));
+      for (const name of kept) {
+        const entry = names.get(name);
+        if (entry !== undefined) this.keepEntry(gitDir, entry);
+      }
       if (names.get("worktrees")?.isDirectory())
         this.visitWorktrees(path.join(gitDir, "worktrees"));
       if (names.get("modules")?.isDirectory()) this.visitModules(path.join(gitDir, "modules"));
@@ -148,7 +170,7 @@ class GitScan {
       if (names.has(name)) continue;
       try {
         mkdirSync(path.join(gitDir, name), { mode: CREATED_DIR_MODE });
-        names.set(name, { name, isDirectory: () => true } as Dirent);
+        names.set(name, { name, isDirectory: () => true, isSymbolicLink: () => false } as Dirent);
       } catch {
         // not ours to create (e.g. another owner's repository): left as it is
       }

@@ -4,10 +4,16 @@
 
 import path from "node:path";
 
-/** Whether `child` is `parent` or below it (both absolute and normalised). */
+/**
+ * Whether `child` is `parent` or below it. Both must be absolute and normalised (real paths, or
+ * paths built with path.join/resolve): a string comparison, since this runs many times for every
+ * confined execution.
+ */
 export function isWithin(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+  if (!child.startsWith(parent)) return false;
+  return (
+    child.length === parent.length || parent.endsWith(path.sep) || child[parent.length] === path.sep
+  );
 }
 
 /** The outermost of `places` that holds `target`, or undefined when none does. */
@@ -25,14 +31,13 @@ export function outermostPlace(target: string, places: readonly string[]): strin
  * `chainBelow("/r", "/r/a/b")` is `["/r/a", "/r/a/b"]`; empty when `target` is `place`.
  */
 export function chainBelow(place: string, target: string): string[] {
-  const relative = path.relative(place, target);
-  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return [];
+  if (target.length === place.length || !isWithin(target, place)) return [];
   const chain: string[] = [];
-  let walk = place;
-  for (const segment of relative.split(path.sep)) {
-    walk = path.join(walk, segment);
-    chain.push(walk);
+  const start = place.endsWith(path.sep) ? place.length : place.length + 1;
+  for (let at = target.indexOf(path.sep, start); at !== -1; at = target.indexOf(path.sep, at + 1)) {
+    chain.push(target.slice(0, at));
   }
+  chain.push(target);
   return chain;
 }
 

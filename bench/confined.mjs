@@ -66,9 +66,13 @@ try {
   // The floor: bwrap itself, spawned straight from this process with the same mounts, against a
   // raw /bin/true — what the kernel's namespaces cost before the server adds anything.
   const privateTmp = mkdtempSync(path.join(TMP, "raw-tmp-"));
+  // The same mounts as the server's (SPEC §20.1): no capabilities, read-only kernel knobs.
+  const knobs = ["/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"];
   const rawArgs = [
-    "--die-with-parent", "--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev",
-    "--proc", "/proc", "--bind", privateTmp, "/tmp", "--ro-bind", ROOT, ROOT,
+    "--die-with-parent", "--unshare-pid", "--unshare-user", "--cap-drop", "ALL",
+    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+    ...knobs.flatMap((knob) => ["--ro-bind-try", knob, knob]),
+    "--bind", privateTmp, "/tmp", "--ro-bind", ROOT, ROOT,
     "--chdir", ROOT, "--", TRUE,
   ]; // prettier-ignore
   const raw = { bwrap: [], true: [] };

@@ -7,7 +7,7 @@
 //   BENCH_QUICK=1        small counts (smoke test, < 30 s)
 //   BENCH_SEQUENTIAL=N   executions in the §17 sequential run (default 10000; quick 300)
 //   BENCH_ONLY=a,b       run only these benchmark ids
-//                        (cold,call,parallel,cat,big,paging,grep,confined,first-call,seq,doctor)
+//                        (cold,call,parallel,cat,big,paging,grep,confined,gitscan,first-call,seq,doctor)
 //   BENCH_OUT=path       where the JSON goes (default $TMPDIR/system-command-mcp-bench/last-run.json)
 //   BENCH_KEEP=1         keep the temporary root/artifact/state directories
 
@@ -68,6 +68,7 @@ const TARGETS = {
   grepMiBs: 100, // MiB/s
   doctor: 1.6, // × node -e ""
   confinedExtraMs: 3, // confined /bin/true ≤ unconfined + 3 ms
+  gitScanMs: 1, // §20.1 git-directory scan of a Root with 50 directories, p50
   seqRss: 1.1, // RSS after 10,000 ≤ 1.1 × RSS after the first 200
   firstCall: 1.5, // the first tools/call of a fresh server ≤ 1.5 × a later one (issue 24)
 };
@@ -535,6 +536,14 @@ const benchFirstCall = () =>
     pass: (v) => v <= TARGETS.firstCall,
   });
 
+const benchGitScan = () =>
+  benchScript("gitscan", path.join(BENCH_DIR, "git-scan.mjs"), {
+    target: `≤ ${TARGETS.gitScanMs} ms`,
+    measure: (r) => firstNumber(r.scanMs, r.value),
+    format: (v) => `${v.toFixed(3)} ms`,
+    pass: (v) => v <= TARGETS.gitScanMs,
+  });
+
 /** Reference floor for publishing: spawn, pipe stdout into a file with a write stream, close. */
 async function rawToFile(file, args, target) {
   const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"] });
@@ -899,6 +908,7 @@ try {
   }
   await step("grep", "grep over a 100 MiB artifact", benchGrep);
   await step("confined", "confined /bin/true", benchConfined);
+  await step("gitscan", "git-directory scan", benchGitScan);
   await step("first-call", "first tools/call of a fresh server", benchFirstCall);
   await step("seq", "sequential executions", benchSequential);
   await step("doctor", "static doctor", benchDoctor);

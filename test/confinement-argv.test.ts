@@ -24,6 +24,7 @@ function command(extra: Partial<ConfinedCommand> = {}): ConfinedCommand {
     tmpDir: "/var/tmp/scm/x-1/tmp",
     emptyDir: "/var/tmp/scm/x-1/empty",
     hidden: [],
+    pinned: [],
     protectedMounts: [],
     command: "/usr/bin/git",
     args: ["status", "--short"],
@@ -31,32 +32,51 @@ function command(extra: Partial<ConfinedCommand> = {}): ConfinedCommand {
   };
 }
 
+/** No privilege (§20.1 item 3): a user namespace without any capability. */
+const PRIVILEGE = ["--unshare-user", "--cap-drop", "ALL"];
+
+/** The kernel knobs below /proc, read-only after --proc (§20.1 item 3). */
+const KNOBS = [
+  "--ro-bind-try", "/proc/sys", "/proc/sys",
+  "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
+  "--ro-bind-try", "/proc/irq", "/proc/irq",
+  "--ro-bind-try", "/proc/bus", "/proc/bus",
+]; // prettier-ignore
+
 const TAIL = ["--info-fd", "3", "--chdir", "/work/project/src", "--", "/usr/bin/git"];
 
 describe("bubblewrap argv", () => {
-  it("workspace-write: every mount in the SPEC §20 order, then the literal program", () => {
+  it("workspace-write: every mount in the SPEC §20/§20.1 order, then the literal program", () => {
     const argv = bwrapArgs(
       command({
-        policy: policy({ writablePaths: ["/home/u/.npm"], network: "deny" }),
+        policy: policy({ writablePaths: ["/home/u/.npm", "/run/user/1/cache"], network: "deny" }),
         roots: ["/work/project", "/work/other"],
         hidden: [
           { path: "/home/u/.ssh", kind: "directory" },
           { path: "/home/u/.netrc", kind: "file" },
         ],
-        protectedMounts: ["/work/project/.git/hooks"],
+        pinned: ["/work/project/sub", "/work/project/sub/.git"],
+        protectedMounts: ["/work/project/sub/.git/hooks"],
       }),
     );
     expect(argv).toEqual([
       "--die-with-parent",
       "--unshare-pid",
+      ...PRIVILEGE,
       "--ro-bind", "/", "/",
       "--dev", "/dev",
       "--proc", "/proc",
+      ...KNOBS,
+      "--tmpfs", "/run",
       "--bind", "/var/tmp/scm/x-1/tmp", "/tmp",
       "--bind", "/work/project", "/work/project",
       "--bind", "/work/other", "/work/other",
       "--bind", "/home/u/.npm", "/home/u/.npm",
-      "--ro-bind", "/work/project/.git/hooks", "/work/project/.git/hooks",
+      "--bind", "/run/user/1/cache", "/run/user/1/cache",
+      "--remount-ro", "/run",
+      "--bind", "/work/project/sub", "/work/project/sub",
+      "--bind", "/work/project/sub/.git", "/work/project/sub/.git",
+      "--ro-bind", "/work/project/sub/.git/hooks", "/work/project/sub/.git/hooks",
       "--ro-bind", "/var/tmp/scm/x-1/empty", "/home/u/.ssh",
       "--ro-bind", "/dev/null", "/home/u/.netrc",
       "--unshare-net",
@@ -70,8 +90,8 @@ describe("bubblewrap argv", () => {
       command({ policy: policy({ filesystem: "read-only", writablePaths: ["/cache"] }) }),
     );
     expect(argv).toEqual([
-      "--die-with-parent", "--unshare-pid",
-      "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+      "--die-with-parent", "--unshare-pid", ...PRIVILEGE,
+      "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...KNOBS,
       "--bind", "/var/tmp/scm/x-1/tmp", "/tmp",
       "--ro-bind", "/work/project", "/work/project",
       "--bind", "/cache", "/cache",
@@ -83,14 +103,22 @@ describe("bubblewrap argv", () => {
   it("full: / is writable, no private /tmp, hidden paths still hidden", () => {
     const argv = bwrapArgs(
       command({
-        policy: policy({ filesystem: "full", network: "deny" }),
+        policy: policy({ filesystem: "full", network: "deny", writablePaths: ["/run/x", "/y"] }),
+        roots: ["/run/r", "/work/project"],
         hidden: [{ path: "/home/u/.aws", kind: "directory" }],
-        protectedMounts: [],
+        pinned: ["/home/u/.local"],
+        protectedMounts: ["/home/u/m.json"],
       }),
     );
     expect(argv).toEqual([
-      "--die-with-parent", "--unshare-pid",
-      "--bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+      "--die-with-parent", "--unshare-pid", ...PRIVILEGE,
+      "--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...KNOBS,
+      "--tmpfs", "/run",
+      "--bind", "/run/r", "/run/r",
+      "--bind", "/run/x", "/run/x",
+      "--remount-ro", "/run",
+      "--bind", "/home/u/.local", "/home/u/.local",
+      "--ro-bind", "/home/u/m.json", "/home/u/m.json",
       "--ro-bind", "/var/tmp/scm/x-1/empty", "/home/u/.aws",
       "--unshare-net",
       ...TAIL, "status", "--short",

@@ -134,6 +134,7 @@ async function discoverBubblewrap(options: DiscoveryOptions): Promise<SandboxAda
         tmpDir: temp.tmpDir,
         emptyDir: temp.emptyDir,
         hidden: [],
+        pinned: [],
         protectedMounts: [],
         command: trueProgram(),
         args: [],

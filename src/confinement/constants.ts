@@ -1,6 +1,9 @@
 // The numbers and defaults of confinement (SPEC §20), in one place.
 
-/** `hiddenPaths` when the field is absent (`~/` is the server's home directory). */
+/**
+ * `hiddenPaths` when the field is absent (`~/` is the server's home directory): SPEC §20's list
+ * and §20.1 item 5's additions (`~/.docker` whole, which also covers its config.json).
+ */
 export const DEFAULT_HIDDEN_PATHS: readonly string[] = [
   "~/.ssh",
   "~/.gnupg",
@@ -8,10 +11,25 @@ export const DEFAULT_HIDDEN_PATHS: readonly string[] = [
   "~/.azure",
   "~/.config/gcloud",
   "~/.kube",
-  "~/.docker/config.json",
+  "~/.docker",
   "~/.netrc",
   "~/.git-credentials",
   "~/.config/gh",
+  "~/.npmrc",
+  "~/.yarnrc.yml",
+  "~/.pypirc",
+  "~/.config/pip",
+  "~/.config/git/credentials",
+  "~/.cargo/credentials",
+  "~/.cargo/credentials.toml",
+  "~/.terraform.d/credentials.tfrc.json",
+  "~/.vault-token",
+  "~/.password-store",
+  "~/.bash_history",
+  "~/.zsh_history",
+  "~/.python_history",
+  "~/.node_repl_history",
+  "~/.local/share/keyrings",
 ];
 
 /** `protectedPaths` when the field is absent: git runs these later, outside any sandbox. */
@@ -52,3 +70,47 @@ export const USERNS_SYSCTLS: readonly string[] = [
   "kernel.apparmor_restrict_unprivileged_userns",
   "kernel.unprivileged_userns_clone",
 ];
+
+/** Kernel knobs below /proc bound read-only after `--proc` (§20.1 item 3; `-try`: may be absent). */
+export const KERNEL_KNOBS: readonly string[] = [
+  "/proc/sys",
+  "/proc/sysrq-trigger",
+  "/proc/irq",
+  "/proc/bus",
+];
+
+/** Where host daemons keep their sockets: an empty read-only tmpfs for `network: "deny"` (§20.1 item 6). */
+export const RUN_DIR = "/run";
+
+/** The private /tmp of every mode but `full`. */
+export const TMP_DIR = "/tmp";
+
+/** How deep the git-directory scan looks below a writable Root (§20.1 item 1; the Root is 0). */
+export const GIT_SCAN_MAX_DEPTH = 6;
+
+/** How many directories the git-directory scan reads per Root at most (§20.1 item 1). */
+export const GIT_SCAN_MAX_DIRS = 2_000;
+
+/** Directory names the git-directory scan never enters. */
+export const GIT_SCAN_SKIPPED: readonly string[] = ["node_modules"];
+
+/** What stays read-only in every git directory found (when it exists). */
+export const GIT_READ_ONLY_ENTRIES: readonly string[] = [
+  "hooks",
+  "info",
+  "config",
+  "config.worktree",
+  "commondir",
+];
+
+/** Files of each `worktrees/<name>/` of a git directory that stay read-only. */
+export const GIT_WORKTREE_ENTRIES: readonly string[] = ["gitdir", "commondir"];
+
+/** Directories of a git directory created empty on the host when missing, so they can be covered. */
+export const GIT_CREATED_DIRS: readonly string[] = ["hooks", "info"];
+
+/** Mode of the server directories created before the first confined run (§20.1 item 2). */
+export const SERVER_DIR_MODE = 0o700;
+
+/** The audit seal next to the audit log (§22.1): `<audit log>` + this, always hidden. */
+export const AUDIT_SEAL_SUFFIX = ".seal";

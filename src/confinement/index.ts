@@ -3,10 +3,14 @@
 
 import { discoverAdapter } from "./adapter.js";
 import { Launcher } from "./launcher.js";
+import { checkServerFiles, prepareServerDirectories, type ServerFiles } from "./server-files.js";
 import { openTempArea } from "./temp-area.js";
 import type { SandboxPolicy } from "./types.js";
 
 export { Launcher, type ConfinedLaunch } from "./launcher.js";
+export { checkUnconfinedFiles, type UnconfinedFile } from "./program-check.js";
+export { globalGitConfigFiles } from "./git-config.js";
+export type { ServerFiles } from "./server-files.js";
 export type { SandboxAdapterInfo, SandboxPolicy, SelectionSandbox } from "./types.js";
 
 /** What startup knows when it opens confinement. */
@@ -16,8 +20,15 @@ export interface OpenConfinementOptions {
   platform?: NodeJS.Platform;
   bwrapPath?: string;
   startupPath: string;
-  /** The server's state, artifact and audit directories: always hidden. */
+  /** The manifest (read-only inside) and the server paths always hidden (§20.1 item 2). */
+  serverFiles: ServerFiles;
+  /** Server directories made (0700) before the first confined run so that they can be hidden. */
   serverDirectories: string[];
+  /** The Roots' real paths (a server path may not hold one). */
+  roots: string[];
+  /** `~/` for git config values, and the user's global git config files. */
+  home: string;
+  globalGitConfigs: string[];
   /** Where the per-execution temp directories go; default the OS temp directory. */
   tempBase?: string;
 }
@@ -28,6 +39,8 @@ export async function openConfinement(
 ): Promise<Launcher | undefined> {
   if (options.policies.length === 0) return undefined;
   const platform = options.platform ?? process.platform;
+  checkServerFiles(options.serverFiles, options.policies, options.roots);
+  prepareServerDirectories(options.serverDirectories);
   const tempArea =
     platform === "linux" || platform === "darwin" ? openTempArea(options.tempBase) : "";
   const adapter = await discoverAdapter({
@@ -37,5 +50,11 @@ export async function openConfinement(
     tempArea,
     ...(options.bwrapPath !== undefined && { bwrapPath: options.bwrapPath }),
   });
-  return new Launcher({ adapter, tempArea, serverDirectories: options.serverDirectories });
+  return new Launcher({
+    adapter,
+    tempArea,
+    serverFiles: options.serverFiles,
+    home: options.home,
+    globalGitConfigs: options.globalGitConfigs,
+  });
 }

@@ -7,11 +7,15 @@ import type { LaunchSpec, StartedChild } from "../process/spawn.js";
 import { PosixProcessGroup } from "../process/posix-group.js";
 import type { ProcessTree } from "../process/tree.js";
 import { bwrapArgs } from "./bwrap-args.js";
-import { BWRAP_INFO_FD, CONFINED_TMPDIR } from "./constants.js";
+import { BWRAP_INFO_FD, CONFINED_TMPDIR, RUN_DIR, TMP_DIR } from "./constants.js";
+import { scanGitDirectories } from "./git-scan.js";
 import { findHiddenMounts, findProtectedMounts } from "./mounts.js";
+import { ProtectionSet } from "./protection.js";
+import { writablePlaces, type ServerFiles } from "./server-files.js";
 import { NamespaceProcessGroup } from "./namespace-tree.js";
 import { sandboxExecArgs } from "./seatbelt.js";
 import { createExecutionTemp, type ExecutionTemp } from "./temp-area.js";
+import { isWithin } from "./within-path.js";
 import type {
   ConfinedCommand,
   SandboxAdapterInfo,
@@ -34,8 +38,11 @@ export interface LauncherOptions {
   adapter: SandboxAdapterInfo;
   /** The per-user temp area (temp-area.ts). */
   tempArea: string;
-  /** Directories always hidden: the server's state, artifact and audit directories. */
-  serverDirectories: string[];
+  /** The server's own files: the manifest (read-only) and the always hidden paths. */
+  serverFiles: ServerFiles;
+  /** The user's home (`~/` in git config values) and global git config files. */
+  home: string;
+  globalGitConfigs: string[];
 }
 
 /** The last standard fd; pipes past it are extra. */
@@ -64,25 +71,54 @@ export class Launcher {
     return this.options.adapter;
   }
 
+  /**
+   * What an execution mounts beyond the mode's binds (§20.1): hidden paths (the policy's and the
+   * server's, in every mode), the manifest, protected paths and git files read-only, and the
+   * directories down to each of them inside a writable place pinned.
+   */
+  private mountsFor(
+    policy: SandboxPolicy,
+    roots: string[],
+  ): Pick<ConfinedCommand, "hidden" | "pinned" | "protectedMounts"> {
+    const { serverFiles } = this.options;
+    const full = policy.filesystem === "full";
+    const covered = [...(full ? [] : [TMP_DIR]), ...(policy.network === "deny" ? [RUN_DIR] : [])];
+    const bound = full ? [] : [...roots, ...policy.writablePaths];
+    const visible = (target: string) =>
+      !covered.some((place) => isWithin(target, place)) ||
+      bound.some((place) => isWithin(target, place));
+    const protection = new ProtectionSet(writablePlaces(policy, roots), visible);
+    const serverHidden = [...serverFiles.hidden, this.options.tempArea];
+    const hidden = findHiddenMounts([...policy.hiddenPaths, ...serverHidden], covered, bound);
+    const server = new Set(findHiddenMounts(serverHidden, covered, bound).map((h) => h.path));
+    for (const mount of hidden) if (server.has(mount.path)) protection.pinParentsOf(mount.path);
+    for (const file of serverFiles.readOnly) protection.keepReadOnlyIfExists(file);
+    for (const kept of findProtectedMounts(policy, roots)) protection.keepReadOnly(kept);
+    if (policy.filesystem === "workspace-write") {
+      scanGitDirectories(protection, {
+        roots,
+        home: this.options.home,
+        globalConfigs: this.options.globalGitConfigs,
+      });
+    }
+    const { pinned, readOnly } = protection.result();
+    return { hidden, pinned, protectedMounts: readOnly };
+  }
+
   /** Wraps `launch` in the sandbox `policy`; `roots` are the Roots' real paths. */
   async wrap(policy: SandboxPolicy, launch: LaunchSpec, roots: string[]): Promise<ConfinedLaunch> {
     const temp = createExecutionTemp(this.options.tempArea);
     this.live.add(temp);
     const privateTmp = policy.filesystem !== "full";
-    const serverDirs = [...this.options.serverDirectories, this.options.tempArea];
     const command: ConfinedCommand = {
       policy,
       roots,
       cwd: launch.cwd,
       tmpDir: temp.tmpDir,
       emptyDir: temp.emptyDir,
-      hidden: findHiddenMounts([...policy.hiddenPaths, ...serverDirs], privateTmp, [
-        ...(policy.filesystem === "workspace-write" ? roots : []),
-        ...policy.writablePaths,
-      ]),
-      protectedMounts: findProtectedMounts(policy, roots),
       command: launch.command,
       args: launch.args,
+      ...this.mountsFor(policy, roots),
     };
     const adapter = this.options.adapter;
     const sandbox: SelectionSandbox = {

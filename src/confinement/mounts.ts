@@ -6,19 +6,16 @@ import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { withoutStackTraces } from "../without-stack-traces.js";
 import type { HiddenMount, SandboxPolicy } from "./types.js";
+import { isWithin } from "./within-path.js";
 
-/** Whether `child` is `parent` or below it. */
-export function isWithin(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-}
+export { isWithin } from "./within-path.js";
 
 /**
  * The real path of an existing path, or undefined when it does not exist (or cannot be read).
  * The libc realpath (one call, not an lstat per component); most candidates do not exist, so
  * their ENOENT is built without a stack trace. This runs for every confined execution.
  */
-function existingRealPath(candidate: string): string | undefined {
+export function existingRealPath(candidate: string): string | undefined {
   try {
     return withoutStackTraces(() => realpathSync.native(candidate));
   } catch {
@@ -27,20 +24,24 @@ function existingRealPath(candidate: string): string | undefined {
 }
 
 /**
- * Hidden paths that exist now, as real paths with their kind. With a private `/tmp`, a path below
- * `/tmp` is invisible inside anyway and skipped, unless a writable bind (`bound`) shows it again.
+ * Hidden paths that exist now, as real paths with their kind. A path below one of `covered` (the
+ * private `/tmp`, the empty `/run` of `network: "deny"`) is invisible inside anyway and skipped,
+ * unless a bind (`bound`: the Roots, the writable paths) shows it again — then it is hidden there
+ * too (§20.1 item 4: hidden in every mode, wherever it lies).
  */
 export function findHiddenMounts(
   paths: readonly string[],
-  privateTmp: boolean,
+  covered: readonly string[],
   bound: readonly string[] = [],
 ): HiddenMount[] {
   const found = new Map<string, HiddenMount>();
   for (const given of paths) {
     const real = existingRealPath(given);
     if (real === undefined || found.has(real)) continue;
-    const visible = !isWithin(real, "/tmp") || bound.some((place) => isWithin(real, place));
-    if (privateTmp && !visible) continue;
+    const visible =
+      !covered.some((place) => isWithin(real, place)) ||
+      bound.some((place) => isWithin(real, place));
+    if (!visible) continue;
     let directory: boolean;
     try {
       directory = statSync(real).isDirectory();
@@ -49,7 +50,11 @@ export function findHiddenMounts(
     }
     found.set(real, { path: real, kind: directory ? "directory" : "file" });
   }
-  return [...found.values()];
+  // A path inside a hidden directory is hidden with it (and could not be mounted on there).
+  const dirs = [...found.values()].filter((mount) => mount.kind === "directory");
+  return [...found.values()].filter(
+    (mount) => !dirs.some((dir) => dir.path !== mount.path && isWithin(mount.path, dir.path)),
+  );
 }
 
 /**

@@ -54,7 +54,12 @@ export interface ConfinedCommand {
   emptyDir: string;
   /** Hidden paths that exist now, server directories included. */
   hidden: HiddenMount[];
-  /** Protected paths (absolute, real) that exist now inside the writable Roots. */
+  /**
+   * Directories bound onto themselves, outermost first, so that they cannot be renamed or
+   * replaced (§20.1 items 1 and 2); empty on macOS.
+   */
+  pinned: string[];
+  /** Paths (absolute, real) kept read-only: protected paths, git files, the manifest. */
   protectedMounts: string[];
   /** The program as it would be spawned unconfined. */
   command: string;

@@ -2,6 +2,7 @@
 // disk lookup (which hidden and protected paths exist) happened before, in mounts.ts.
 
 import { BWRAP_INFO_FD } from "./constants.js";
+import { startCommand } from "./start-check.js";
 import type { ConfinedCommand } from "./types.js";
 
 /**
@@ -33,7 +34,11 @@ export function bwrapArgs(
   if (policy.network === "deny") argv.push("--unshare-net");
   if (infoFd !== null) argv.push("--info-fd", String(infoFd));
   argv.push("--chdir", chdirTarget(command.cwd));
-  argv.push("--", command.command, ...command.args);
+  // §20.1 item 7: with a pinned cwd, the constant script checks the directory, then runs the program.
+  const run = command.startCheck
+    ? startCommand(command.command, command.args)
+    : [command.command, ...command.args];
+  argv.push("--", ...run);
   return argv;
 }
 

@@ -7,6 +7,7 @@ import { CANCEL_RETURN_WITHIN_MS, DEFAULT_WAIT_MS } from "../limits.js";
 import type { Caller } from "../policy/gate.js";
 import type { RegisteredProgram } from "../programs/types.js";
 import { pinCwd } from "../roots/cwd-pin.js";
+import { refusedStart } from "./refused-start.js";
 import { authorizeCwd } from "../roots/roots.js";
 import { STREAMS } from "../output/types.js";
 import { MatchPacer } from "../search/pacer.js";
@@ -309,41 +310,52 @@ export class CommandRuntime {
       }
     };
     try {
-      const cwd = authorizeCwd(this.options.roots, request.cwd);
+      const authorised = authorizeCwd(this.options.roots, request.cwd);
+      const cwd = authorised.path;
       // §21/§22: rules, approvals and the audit log decide before anything is spawned.
       const gate = { program, args, cwd, approvalId: request.approvalId };
       const admission = await this.options.policy?.admit(gate, caller);
       const plan = await this.options.node?.select(program.name, cwd);
       this.assertOpen(); // close() may have begun while the selection read the disk
-      const launch = this.launchSpec(program, plan, args, cwd, input !== undefined);
-      const rootPaths = this.options.roots.map((root) => root.path);
-      const confined = await confineLaunch(program, launch, this.options.confinement, rootPaths);
-      const selection = plan?.selection ?? {
-        logicalName: program.name,
-        executable: program.executable,
-      };
-      // Unconfined: the child starts in the very directory that was checked (#14).
-      const pinned = confined ? undefined : pinCwd(cwd, this.options.roots, launch.platform);
-      const execution = await Execution.start({
-        launch: confined?.launch ?? { ...launch, spawnCwd: pinned?.spawnCwd },
-        treeFor: confined?.tree,
-        input,
-        timeoutMs,
-        gracePeriodMs: program.policy.gracePeriodMs,
-        finalTerminationWaitMs: program.policy.finalTerminationWaitMs,
-        artifactPolicy: program.policy.artifactPolicy,
-        inlineBudget: this.options.settings.inlineBudget,
-        artifacts: this.options.artifacts,
-        selection: confinedSelection(selection, confined),
-        mayOutliveCall,
-        background: lane === "background",
-        observeOutput: admission?.recorder?.observe,
-      })
-        .catch(async (error: unknown) => {
+      // §20.1 item 7: after every wait, the directory must still be the one authorised; the child
+      // starts in the descriptor held open from here on.
+      const pinned = pinCwd(authorised, this.options.roots, this.options.platform);
+      let execution: Execution;
+      let confined: Awaited<ReturnType<typeof confineLaunch>>;
+      try {
+        const launch = {
+          ...this.launchSpec(program, plan, args, cwd, input !== undefined),
+          spawnCwd: pinned.spawnCwd,
+          cwdFd: pinned.fd,
+        };
+        const rootPaths = this.options.roots.map((root) => root.path);
+        confined = await confineLaunch(program, launch, this.options.confinement, rootPaths);
+        const selection = plan?.selection ?? {
+          logicalName: program.name,
+          executable: program.executable,
+        };
+        execution = await Execution.start({
+          launch: confined?.launch ?? launch,
+          treeFor: confined?.tree,
+          confirmStart: confined?.confirmStart,
+          input,
+          timeoutMs,
+          gracePeriodMs: program.policy.gracePeriodMs,
+          finalTerminationWaitMs: program.policy.finalTerminationWaitMs,
+          artifactPolicy: program.policy.artifactPolicy,
+          inlineBudget: this.options.settings.inlineBudget,
+          artifacts: this.options.artifacts,
+          selection: confinedSelection(selection, confined),
+          mayOutliveCall,
+          background: lane === "background",
+          observeOutput: admission?.recorder?.observe,
+        }).catch(async (error: unknown) => {
           await confined?.dispose();
           throw error;
-        })
-        .finally(() => pinned?.close());
+        });
+      } finally {
+        pinned.close();
+      }
       if (admission?.recorder) void execution.result.then(admission.recorder.finish, () => {});
       this.active.add(execution);
       this.options.groups?.add(execution.pid);
@@ -357,6 +369,9 @@ export class CommandRuntime {
         .catch(() => {});
       // close() began while this one was spawning: it must not outlive the server.
       if (this.closing) execution.shutdown();
+      if (confined?.confirmStart && !(await execution.startConfirmed)) {
+        await refusedStart(execution, authorised);
+      }
       return execution;
     } catch (error) {
       release();

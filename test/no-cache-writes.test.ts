@@ -7,11 +7,12 @@ import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDir, runCli, tempDir, writeJson } from "./cli-helpers.js";
-import { baseEnv, startServer } from "./helpers/server.js";
+import { baseEnv, eventually, startServer } from "./helpers/server.js";
 
 let dir: string;
 let root: string;
 let manifest: string;
+let confinedManifest: string;
 
 beforeAll(() => {
   dir = tempDir("scm-no-cache-");
@@ -20,6 +21,10 @@ beforeAll(() => {
   manifest = writeJson(path.join(dir, "m.json"), {
     version: 2,
     programs: { echo: { candidates: ["/bin/echo"] }, head: { candidates: ["/usr/bin/head"] } },
+  });
+  confinedManifest = writeJson(path.join(dir, "confined.json"), {
+    version: 2,
+    programs: { echo: { candidates: ["/bin/echo"], sandbox: { filesystem: "read-only" } } },
   });
 });
 
@@ -104,5 +109,28 @@ describe.each([false, true])("with XDG_CACHE_HOME set: %s", (xdg) => {
     expect(listing(xdg ? home : xdgCache)).toEqual([]);
     const top = listing(used).filter((entry) => !entry.includes(path.sep + "artifacts" + path.sep));
     expect(top).toEqual(["system-command-mcp", path.join("system-command-mcp", "artifacts")]);
+  });
+});
+
+describe.runIf(process.platform === "linux")("a server with confined programs", () => {
+  it("creates the default artifact store at startup, so that it can hide it (§20.1 item 2)", async () => {
+    const { env, caches } = homes("confined", true);
+    const store = path.join(caches[1]!, "system-command-mcp", "artifacts");
+    const server = await startServer({
+      args: ["--manifest", confinedManifest, "--root", root],
+      env,
+    });
+    try {
+      expect(await eventually(() => existsSync(path.join(store, "published")))).toBe(true);
+      const result = await server.exec({ program: "echo", args: ["confined"] });
+      expect(result.stdout.text).toBe("confined\n");
+    } finally {
+      await server.close();
+    }
+    expect(listing(caches[0]!)).toEqual([]);
+    expect(listing(caches[1]!).filter((entry) => !entry.includes(`artifacts${path.sep}`))).toEqual([
+      "system-command-mcp",
+      path.join("system-command-mcp", "artifacts"),
+    ]);
   });
 });

@@ -54,6 +54,11 @@ export type { LivePage, Staging };
 export interface ArtifactStoreOptions {
   /** --artifact-dir; default: the per-user cache directory of §8. */
   dir?: string;
+  /**
+   * Create a missing default directory at open, not on first use: when programs are confined the
+   * directory must exist before the first confined run so that it can be hidden (§20.1 item 2).
+   */
+  createAtOpen?: boolean;
   retentionMs: number;
   quotaBytes: number;
   maxStreamBytes: number;
@@ -76,13 +81,15 @@ export interface ArtifactStore extends ArtifactBackend {
  * Opens the store: a directory given by --artifact-dir, or the default one when it exists, is
  * created or checked to be private and recovered now. A default directory that does not exist yet
  * is created (0700) on first use, when the first execution spools — so a command or a server that
- * never spools writes nothing under the user's cache directory (§8, §20.1 item 1).
+ * never spools writes nothing under the user's cache directory (§8, §20.1 item 1) — unless
+ * `createAtOpen` (a server with confined programs, which must hide it from them).
  */
 export async function openArtifactStore(options: ArtifactStoreOptions): Promise<ArtifactStore> {
   checkOptions(options);
   const directory = path.resolve(storeDirectory(options));
   const store = new DiskArtifactStore(new StoreLayout(directory), options);
-  if (options.dir !== undefined || (await mayExist(directory))) await store.prepare();
+  const now = options.dir !== undefined || options.createAtOpen === true;
+  if (now || (await mayExist(directory))) await store.prepare();
   return store;
 }
 

@@ -2,7 +2,7 @@
 // server builds: it refuses to run the program when the directory bubblewrap entered is not the
 // pinned one (fd 9), and its status pipe tells that refusal apart from a program's own exit 125.
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,13 +58,19 @@ function command(cwd: string, program: string, args: string[]): ConfinedCommand 
 }
 
 /** Runs bwrap with `pinned` at fd 9; returns its exit code, stdout and the status pipe's bytes. */
-function run(cwd: string, pinned: string, program: string, args: string[]) {
+function run(
+  cwd: string,
+  pinned: string,
+  program: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+) {
   const fd = openSync(pinned, "r");
   const stdio: ("ignore" | "pipe" | number)[] = ["ignore", "pipe", "pipe"];
   for (let slot = 3; slot <= CWD_FD; slot++) {
     stdio.push(slot === START_STATUS_FD ? "pipe" : slot === CWD_FD ? fd : "ignore");
   }
-  const child = spawn(BWRAP, bwrapArgs(command(cwd, program, args), null), { stdio });
+  const child = spawn(BWRAP, bwrapArgs(command(cwd, program, args), null), { stdio, env });
   closeSync(fd);
   let stdout = "";
   let status = "";
@@ -108,6 +114,22 @@ describe.runIf(process.platform === "linux")("the constant start script", () => 
   it("runs the program when it is, after one status byte; the program's own 125 stays its", async () => {
     const outcome = await run(authorised, authorised, "/bin/sh", ["-c", "pwd; exit 125"]);
     expect(outcome).toEqual({ code: 125, stdout: `${authorised}\n`, status: "1" });
+  });
+
+  it("adds nothing to the program's environment (bwrap's PWD stays the only addition)", async () => {
+    const env = { A: "1", PATH: "/usr/bin:/bin" };
+    const plain = spawnSync(
+      BWRAP,
+      bwrapArgs({ ...command(authorised, "/usr/bin/env", []), startCheck: false }, null),
+      {
+        env,
+        encoding: "utf8",
+      },
+    );
+    const checked = await run(authorised, authorised, "/usr/bin/env", [], env);
+    expect(checked.code).toBe(0);
+    expect(checked.stdout.split("\n").sort()).toEqual(plain.stdout.split("\n").sort());
+    expect(checked.stdout).toContain(`PWD=${authorised}`);
   });
 
   it("leaves the program neither fd 9 nor the status fd", async () => {

@@ -7,13 +7,13 @@ import { CANCEL_RETURN_WITHIN_MS, DEFAULT_WAIT_MS } from "../limits.js";
 import type { Caller } from "../policy/gate.js";
 import type { RegisteredProgram } from "../programs/types.js";
 import { pinCwd } from "../roots/cwd-pin.js";
-import { refusedStart } from "./refused-start.js";
 import { authorizeCwd } from "../roots/roots.js";
 import { STREAMS } from "../output/types.js";
 import { MatchPacer } from "../search/pacer.js";
 import { compileBoundedPattern } from "../search/pattern.js";
 import { confinedSelection, confineLaunch } from "./confine.js";
 import { Execution } from "./execution.js";
+import { refusedStart } from "./refused-start.js";
 import { HandleRegistry } from "./handles.js";
 import { buildEnvironmentReport } from "./inspect.js";
 import { LineScanner, readLivePage, waitForActivity } from "./live.js";
@@ -320,42 +320,46 @@ export class CommandRuntime {
       // §20.1 item 7: after every wait, the directory must still be the one authorised; the child
       // starts in the descriptor held open from here on.
       const pinned = pinCwd(authorised, this.options.roots, this.options.platform);
-      let execution: Execution;
-      let confined: Awaited<ReturnType<typeof confineLaunch>>;
-      try {
-        const launch = {
-          ...this.launchSpec(program, plan, args, cwd, input !== undefined),
-          spawnCwd: pinned.spawnCwd,
-          cwdFd: pinned.fd,
-        };
-        const rootPaths = this.options.roots.map((root) => root.path);
-        confined = await confineLaunch(program, launch, this.options.confinement, rootPaths);
-        const selection = plan?.selection ?? {
-          logicalName: program.name,
-          executable: program.executable,
-        };
-        execution = await Execution.start({
-          launch: confined?.launch ?? launch,
-          treeFor: confined?.tree,
-          confirmStart: confined?.confirmStart,
-          input,
-          timeoutMs,
-          gracePeriodMs: program.policy.gracePeriodMs,
-          finalTerminationWaitMs: program.policy.finalTerminationWaitMs,
-          artifactPolicy: program.policy.artifactPolicy,
-          inlineBudget: this.options.settings.inlineBudget,
-          artifacts: this.options.artifacts,
-          selection: confinedSelection(selection, confined),
-          mayOutliveCall,
-          background: lane === "background",
-          observeOutput: admission?.recorder?.observe,
-        }).catch(async (error: unknown) => {
+      const launch = {
+        ...this.launchSpec(program, plan, args, cwd, input !== undefined),
+        spawnCwd: pinned.spawnCwd,
+        cwdFd: pinned.fd,
+      };
+      const rootPaths = this.options.roots.map((root) => root.path);
+      const confined = await confineLaunch(
+        program,
+        launch,
+        this.options.confinement,
+        rootPaths,
+      ).catch((error: unknown) => {
+        pinned.close();
+        throw error;
+      });
+      const selection = plan?.selection ?? {
+        logicalName: program.name,
+        executable: program.executable,
+      };
+      const execution = await Execution.start({
+        launch: confined?.launch ?? launch,
+        treeFor: confined?.tree,
+        confirmStart: confined?.confirmStart,
+        input,
+        timeoutMs,
+        gracePeriodMs: program.policy.gracePeriodMs,
+        finalTerminationWaitMs: program.policy.finalTerminationWaitMs,
+        artifactPolicy: program.policy.artifactPolicy,
+        inlineBudget: this.options.settings.inlineBudget,
+        artifacts: this.options.artifacts,
+        selection: confinedSelection(selection, confined),
+        mayOutliveCall,
+        background: lane === "background",
+        observeOutput: admission?.recorder?.observe,
+      })
+        .catch(async (error: unknown) => {
           await confined?.dispose();
           throw error;
-        });
-      } finally {
-        pinned.close();
-      }
+        })
+        .finally(() => pinned.close());
       if (admission?.recorder) void execution.result.then(admission.recorder.finish, () => {});
       this.active.add(execution);
       this.options.groups?.add(execution.pid);

@@ -137,7 +137,9 @@ describe.runIf(process.platform === "linux").each(identities())(
         expect(unexpected).toEqual([]);
         // Both outcomes happen: the race really ran (some calls refused, some started).
         expect(ranIn.length).toBeGreaterThanOrEqual(5);
-        expect(refusals.some((text) => text.startsWith("CWD_CHANGED: "))).toBe(true);
+        // (Unconfined, the window between the check and the pin is microseconds wide: on a loaded
+        // machine every refusal may come from the check itself, so any refusal counts.)
+        expect(refusals.length).toBeGreaterThan(0);
         // Confined: some swaps landed between the server's pin and bwrap's --chdir, and the start
         // script inside the sandbox refused them (20–30 of ~110 calls in development runs).
         if (program === "shc") {

@@ -1,12 +1,13 @@
 // Build step (after tsc): bundles the compiled CLI with its dependencies so that a start reads
-// three files instead of ~280 (SPEC §16 cold start), and runs them with a V8 code cache:
+// three files instead of ~280 (SPEC §16 cold start), compiled from source at every start (no V8
+// code cache: SPEC §20.1 item 1):
 //
 //   dist/cli/bundle/cli.cjs   the CLI and everything it uses except the MCP SDK (CommonJS script)
 //   dist/cli/bundle/sdk.cjs   the MCP SDK (and zod, ajv… that it brings), loaded only by `serve`
 //                             — `doctor`, `init`, `print-config` never read it (SPEC §13)
 //   dist/cli/bundle/validator.cjs  the precompiled manifest validator, loaded when a manifest is
 //                             validated
-//   dist/cli/main.js          the entry: runs cli.cjs through src/cli/code-cache.ts
+//   dist/cli/main.js          the entry: runs cli.cjs through src/cli/bundle-loader.ts
 //   dist/THIRD_PARTY_LICENSES the licence texts of every bundled package (shipped, see `files`)
 //
 // The unbundled tsc output stays in dist/ (tests import it). Lazily imported parts of the CLI
@@ -14,7 +15,6 @@
 // it is only required on slow paths (a schema file changed since the build, or explaining an
 // invalid manifest), next to the precompiled validator of dist/manifest/.
 
-import { createHash } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -120,20 +120,13 @@ const sdk = await build({
 });
 
 // The precompiled manifest validator (scripts/build-manifest-validator.mjs) with the ajv runtime
-// helper it requires: loaded through the same loader, so its 170 KB are compiled from the code
-// cache instead of by Node's CommonJS loader at every start (SPEC §16 doctor).
+// helper it requires: loaded through the same loader (one file read, no module resolution for the
+// ajv runtime helper it needs).
 const validator = await build({
   ...common,
   entryPoints: [path.join(dist, "manifest", "manifest-schema.validator.cjs")],
   outfile: path.join(bundleDir, "validator.cjs"),
 });
-
-const stamp = createHash("sha256")
-  .update(readFileSync(path.join(bundleDir, "cli.cjs")))
-  .update(readFileSync(path.join(bundleDir, "sdk.cjs")))
-  .update(readFileSync(path.join(bundleDir, "validator.cjs")))
-  .digest("hex")
-  .slice(0, 16);
 
 await build({
   bundle: true,
@@ -143,10 +136,10 @@ await build({
   logLevel: "warning",
   stdin: {
     contents: [
-      `import { BundleLoader } from "./code-cache.js";`,
+      `import { BundleLoader } from "./bundle-loader.js";`,
       `import { holdYoungGeneration } from "./young-generation.js";`,
       `holdYoungGeneration(() => require("node:v8"));`,
-      `new BundleLoader(require("node:path").join(__dirname, "bundle"), ${JSON.stringify(stamp)}).load("cli");`,
+      `new BundleLoader(require("node:path").join(__dirname, "bundle")).load("cli");`,
     ].join("\n"),
     resolveDir: cliDir,
     sourcefile: "main-entry.js",

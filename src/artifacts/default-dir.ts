@@ -1,6 +1,5 @@
-// The default artifact store directory (SPEC §8), on its own: the CLI's start (the code cache
-// sits next to it) and `doctor` need the path, not the store, nor the crypto module the store's
-// artifact ids come from.
+// The default artifact store directory (SPEC §8), on its own: `doctor` and `print-config` need the
+// path, not the store, nor the crypto module the store's artifact ids come from.
 
 import path from "node:path";
 

@@ -24,7 +24,7 @@
 
 import os from "node:os";
 import path from "node:path";
-import { mkdir, type FileHandle } from "node:fs/promises";
+import { mkdir, stat, type FileHandle } from "node:fs/promises";
 import { CommandError, errnoCode, quoteValue } from "../errors.js";
 import type { ArtifactBackend } from "./backend.js";
 import {
@@ -54,6 +54,11 @@ export type { LivePage, Staging };
 export interface ArtifactStoreOptions {
   /** --artifact-dir; default: the per-user cache directory of §8. */
   dir?: string;
+  /**
+   * Create a missing default directory at open, not on first use: when programs are confined the
+   * directory must exist before the first confined run so that it can be hidden (§20.1 item 2).
+   */
+  createAtOpen?: boolean;
   retentionMs: number;
   quotaBytes: number;
   maxStreamBytes: number;
@@ -72,15 +77,30 @@ export interface ArtifactStore extends ArtifactBackend {
   createStaging(): Promise<Staging>;
 }
 
-/** Opens (creating if needed) the store directory, checks it is private, and recovers it. */
+/**
+ * Opens the store: a directory given by --artifact-dir, or the default one when it exists, is
+ * created or checked to be private and recovered now. A default directory that does not exist yet
+ * is created (0700) on first use, when the first execution spools — so a command or a server that
+ * never spools writes nothing under the user's cache directory (§8, §20.1 item 1) — unless
+ * `createAtOpen` (a server with confined programs, which must hide it from them).
+ */
 export async function openArtifactStore(options: ArtifactStoreOptions): Promise<ArtifactStore> {
   checkOptions(options);
   const directory = path.resolve(storeDirectory(options));
-  const layout = new StoreLayout(directory);
-  const problem = await preparePrivateDirectories(layout);
-  const store = new DiskArtifactStore(layout, options, problem);
-  if (problem === null) await recoverStore(store.settings);
+  const store = new DiskArtifactStore(new StoreLayout(directory), options);
+  const now = options.dir !== undefined || options.createAtOpen === true;
+  if (now || (await mayExist(directory))) await store.prepare();
   return store;
+}
+
+/** False only when nothing is at `dir` (any other answer is for the directory check to judge). */
+async function mayExist(dir: string): Promise<boolean> {
+  try {
+    await stat(dir);
+    return true;
+  } catch (error) {
+    return errnoCode(error) !== "ENOENT";
+  }
 }
 
 function storeDirectory(options: ArtifactStoreOptions): string {
@@ -117,11 +137,13 @@ class DiskArtifactStore implements ArtifactStore {
   readonly settings: PublishSettings;
   private readonly live = new Set<Staging>();
   private closed = false;
+  /** What is wrong with the directory, once it was prepared; null: usable (or not yet made). */
+  private problem: string | null = null;
+  private prepared: Promise<string | null> | undefined;
 
   constructor(
     private readonly layout: StoreLayout,
     private readonly options: ArtifactStoreOptions,
-    private readonly problem: string | null,
   ) {
     this.directory = layout.root;
     this.settings = {
@@ -141,9 +163,20 @@ class DiskArtifactStore implements ArtifactStore {
     return this.problem;
   }
 
+  /** Creates or checks the directories and recovers the store, once; the problem found, if any. */
+  prepare(): Promise<string | null> {
+    this.prepared ??= (async () => {
+      this.problem = await preparePrivateDirectories(this.layout);
+      if (this.problem === null) await recoverStore(this.settings);
+      return this.problem;
+    })();
+    return this.prepared;
+  }
+
   async createStaging(): Promise<Staging> {
     const id = newArtifactId();
-    if (this.problem !== null || this.closed) return new FailedStaging(id, "STORE_UNAVAILABLE");
+    if (this.closed) return new FailedStaging(id, "STORE_UNAVAILABLE");
+    if ((await this.prepare()) !== null) return new FailedStaging(id, "STORE_UNAVAILABLE");
     const owner = await currentOwner();
     const dir = this.layout.staging(stagingName(owner.pid, owner.start, id));
     try {

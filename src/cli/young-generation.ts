@@ -32,8 +32,7 @@ export function setGrowthFactor(v8module: FlagSetter, factor: number): void {
 
 /**
  * At the entry, before the bundle is compiled: `serve` holds the young generation at V8's
- * starting size while it loads (V8's code cache records the flags, so the cache a run writes is
- * checked under the same flags). A short command keeps V8's default and never loads `node:v8`
+ * starting size while it loads. A short command keeps V8's default and never loads `node:v8`
  * (`loadV8` is called only for serve). Returns whether it held.
  */
 export function holdYoungGeneration(

@@ -3,6 +3,7 @@
 // server-files.ts and git-scan.ts.
 
 import { BWRAP_INFO_FD, KERNEL_KNOBS, RUN_DIR } from "./constants.js";
+import { startCommand } from "./start-check.js";
 import type { ConfinedCommand } from "./types.js";
 import { isWithin } from "./within-path.js";
 
@@ -51,7 +52,11 @@ export function bwrapArgs(
   if (deny) argv.push("--unshare-net");
   if (infoFd !== null) argv.push("--info-fd", String(infoFd));
   argv.push("--chdir", chdirTarget(command.cwd));
-  argv.push("--", command.command, ...command.args);
+  // §20.1 item 7: with a pinned cwd, the constant script checks the directory, then runs the program.
+  const run = command.startCheck
+    ? startCommand(command.command, command.args)
+    : [command.command, ...command.args];
+  argv.push("--", ...run);
   return argv;
 }
 

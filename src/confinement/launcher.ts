@@ -14,6 +14,7 @@ import { ProtectionSet } from "./protection.js";
 import { writablePlaces, type ServerFiles } from "./server-files.js";
 import { NamespaceProcessGroup } from "./namespace-tree.js";
 import { sandboxExecArgs } from "./seatbelt.js";
+import { CWD_FD, readStartStatus, START_STATUS_FD } from "./start-check.js";
 import { createExecutionTemp, type ExecutionTemp } from "./temp-area.js";
 import { isWithin } from "./within-path.js";
 import type {
@@ -29,6 +30,11 @@ export interface ConfinedLaunch {
   sandbox: SelectionSandbox;
   /** The process-tree adapter of the started child (namespace-aware on Linux). */
   tree(child: StartedChild): ProcessTree;
+  /**
+   * Resolves true once the sandbox confirmed that the program starts in the pinned directory,
+   * false when it ended without running the program (§20.1 item 7). Absent: nothing to confirm.
+   */
+  confirmStart?(child: StartedChild): Promise<boolean>;
   /** Removes the execution's private temp directory; call once the execution has ended. */
   dispose(): Promise<void>;
 }
@@ -45,8 +51,23 @@ export interface LauncherOptions {
   globalGitConfigs: string[];
 }
 
-/** The last standard fd; pipes past it are extra. */
+/** The last standard fd; slots past it are extra. */
 const STDERR_FD = 2;
+
+/**
+ * The child's fds past stderr: bwrap's info pipe, the start script's status pipe, and the pinned
+ * cwd at CWD_FD (the slots between stay closed). Without a pinned cwd, the info pipe alone.
+ */
+function bwrapStdio(cwdFd: number | undefined): ("pipe" | "ignore" | number)[] {
+  const slots: ("pipe" | "ignore" | number)[] = [];
+  const last = cwdFd === undefined ? BWRAP_INFO_FD : CWD_FD;
+  for (let fd = STDERR_FD + 1; fd <= last; fd++) {
+    if (fd === BWRAP_INFO_FD || (cwdFd !== undefined && fd === START_STATUS_FD)) slots.push("pipe");
+    else if (fd === CWD_FD) slots.push(cwdFd!);
+    else slots.push("ignore");
+  }
+  return slots;
+}
 
 /** Sets TMPDIR (reusing the existing key's spelling) on a copy of the environment. */
 function withTmpdir(env: Record<string, string>, value: string): Record<string, string> {
@@ -119,6 +140,7 @@ export class Launcher {
       command: launch.command,
       args: launch.args,
       ...this.mountsFor(policy, roots),
+      startCheck: launch.cwdFd !== undefined,
     };
     const adapter = this.options.adapter;
     const sandbox: SelectionSandbox = {
@@ -146,10 +168,14 @@ export class Launcher {
         command: adapter.path,
         args: bwrapArgs(command, BWRAP_INFO_FD),
         env,
-        extraPipes: BWRAP_INFO_FD - STDERR_FD, // fd 3: bwrap's info fd
+        extraStdio: bwrapStdio(launch.cwdFd),
       },
       sandbox,
       tree: (child) => new NamespaceProcessGroup(child.pid, child.stdio[BWRAP_INFO_FD] as Readable),
+      ...(command.startCheck && {
+        confirmStart: (child: StartedChild) =>
+          readStartStatus(child.stdio[START_STATUS_FD] as Readable),
+      }),
       dispose,
     };
   }

@@ -64,4 +64,9 @@ export interface ConfinedCommand {
   /** The program as it would be spawned unconfined. */
   command: string;
   args: string[];
+  /**
+   * The pinned cwd is passed in as fd 9 and checked before the program runs (start-check.ts);
+   * absent for the startup probe, which has no pinned directory.
+   */
+  startCheck?: boolean;
 }

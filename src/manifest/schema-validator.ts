@@ -34,8 +34,7 @@ let precompiled: ((value: unknown) => boolean) | null | undefined;
 declare const __scmLoad: ((name: string) => unknown) | undefined;
 
 /**
- * The precompiled validator module: inside the bundled CLI through its loader (compiled from the
- * code cache), elsewhere (dist/ run directly) through Node's require.
+ * The precompiled validator module: inside the bundled CLI through its loader, elsewhere (dist/ run directly) through Node's require.
  */
 function loadPrecompiled(): unknown {
   return typeof __scmLoad === "function" ? __scmLoad("validator") : require(PRECOMPILED_VALIDATOR);

@@ -10,12 +10,18 @@ export interface LaunchSpec {
   cwd: string;
   /** Where the child chdirs when it differs from `cwd` (a pinned directory, roots/cwd-pin.ts). */
   spawnCwd?: string;
+  /** The pinned cwd's open descriptor (Linux), which confinement hands into the sandbox. */
+  cwdFd?: number;
   env: Record<string, string>;
   /** Whether stdin is a pipe the runtime writes `input` to; otherwise it is /dev/null. */
   stdinPipe: boolean;
   platform?: NodeJS.Platform;
-  /** Pipes opened after stderr (fd 3, 4, …), e.g. bwrap's info fd (§20). */
-  extraPipes?: number;
+  /**
+   * What the child gets at fd 3, 4, …: a new pipe, nothing ("ignore": the fd stays closed) or a
+   * descriptor of ours duplicated into that slot — bwrap's info and status pipes and the pinned
+   * cwd (§20, §20.1 item 7).
+   */
+  extraStdio?: readonly ("pipe" | "ignore" | number)[];
 }
 
 /** A started child: its stdio are pipes (stdin only when requested). */
@@ -36,12 +42,7 @@ export async function launch(spec: LaunchSpec): Promise<StartedChild> {
       child = spawnImpl(spec.command, spec.args, {
         cwd: spec.spawnCwd ?? spec.cwd,
         env: spec.env,
-        stdio: [
-          spec.stdinPipe ? "pipe" : "ignore",
-          "pipe",
-          "pipe",
-          ...Array<"pipe">(spec.extraPipes ?? 0).fill("pipe"),
-        ],
+        stdio: [spec.stdinPipe ? "pipe" : "ignore", "pipe", "pipe", ...(spec.extraStdio ?? [])],
         detached: !windows,
         shell: false,
         windowsHide: true,

@@ -1,11 +1,21 @@
 // Working Directory Roots: normalisation at startup and cwd authorisation per request (SPEC §11).
 
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { CommandError, errnoCode, quoteValue } from "../errors.js";
 
 /** A Root with the identity it had at startup. */
 export interface Root {
+  path: string;
+  dev: bigint;
+  ino: bigint;
+}
+
+/**
+ * A cwd as it was authorised: its real path and the identity (device + inode) of the directory
+ * that path led to at that moment. The program must start in that very directory (§20.1 item 7).
+ */
+export interface AuthorisedCwd {
   path: string;
   dev: bigint;
   ino: bigint;
@@ -49,11 +59,11 @@ export function isInside(child: string, parent: string): boolean {
 }
 
 /**
- * Decides the real working directory of a request, or throws the §11 error that applies.
- * Synchronous on purpose: three local metadata calls cost microseconds on the main thread and
- * more than that as a thread-pool round trip each, on every call.
+ * Decides the real working directory of a request and records its identity, or throws the §11
+ * error that applies. Synchronous on purpose: a few local metadata calls cost microseconds on the
+ * main thread and more than that as a thread-pool round trip each, on every call.
  */
-export function authorizeCwd(roots: Root[], requested: string | undefined): string {
+export function authorizeCwd(roots: Root[], requested: string | undefined): AuthorisedCwd {
   let absolute: string;
   if (requested === undefined || !path.isAbsolute(requested)) {
     if (roots.length !== 1) {
@@ -72,9 +82,13 @@ export function authorizeCwd(roots: Root[], requested: string | undefined): stri
   if (lexicalRoot) checkRootIdentity(lexicalRoot);
 
   let real: string;
+  let identity: { dev: bigint; ino: bigint };
   try {
     real = realpathSync.native(absolute);
-    const info = statSync(real);
+    // lstat: `real` has no symlink in it, so one found now means the path changed since.
+    const info = lstatSync(real, { bigint: true });
+    if (info.isSymbolicLink()) throw replacedWhileChecked(requested ?? absolute);
+    identity = { dev: info.dev, ino: info.ino };
     if (!info.isDirectory()) {
       throw new CommandError(
         "CWD_NOT_FOUND",
@@ -98,7 +112,16 @@ export function authorizeCwd(roots: Root[], requested: string | undefined): stri
     );
   }
   if (realRoot !== lexicalRoot) checkRootIdentity(realRoot);
-  return real;
+  return { path: real, ...identity };
+}
+
+/** CWD_CHANGED for a cwd whose path changed while it was being checked (§20.1 item 7). */
+function replacedWhileChecked(cwd: string): CommandError {
+  return new CommandError(
+    "CWD_CHANGED",
+    `cwd ${quoteValue(cwd)} was replaced by a symbolic link while it was checked; nothing was ` +
+      `started. Call again once the directory stays put`,
+  );
 }
 
 /** Throws ROOT_UNAVAILABLE when a Root is gone or is no longer the directory seen at startup. */

@@ -64,6 +64,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Comm
   const node = await nodeLauncher(catalog, roots, env);
   const artifacts = openArtifactStoreInBackground({
     dir: settings.artifactDir,
+    createAtOpen: confinement !== undefined, // hidden from confined programs, so it must exist
     retentionMs: settings.artifactRetentionMs,
     quotaBytes: settings.artifactQuotaBytes,
     maxStreamBytes: settings.artifactMaxStreamBytes,

@@ -50,6 +50,8 @@ export interface ExecutionSpec {
   observeOutput?: (stream: "stdout" | "stderr", chunk: Uint8Array) => void;
   /** The process-tree adapter of a confined launch (§20); absent: the platform's usual one. */
   treeFor?: (child: StartedChild) => ProcessTree;
+  /** Whether the sandbox started the program in the pinned cwd (§20.1 item 7); absent: yes. */
+  confirmStart?: (child: StartedChild) => Promise<boolean>;
 }
 
 interface ExitInfo {
@@ -78,6 +80,8 @@ export function newExecutionId(): string {
 export class Execution {
   readonly id = newExecutionId();
   readonly result: Promise<CanonicalResult>;
+  /** False when the sandbox ended without running the program (§20.1 item 7). */
+  readonly startConfirmed: Promise<boolean>;
   private readonly startedAt = performance.now();
   private readonly output: ExecutionOutput;
   private reason: TerminationReason = null;
@@ -99,6 +103,7 @@ export class Execution {
     private readonly child: StartedChild,
     private readonly tree: ProcessTree,
   ) {
+    this.startConfirmed = spec.confirmStart?.(child) ?? Promise.resolve(true);
     this.output = new ExecutionOutput(
       spec.inlineBudget,
       spec.artifactPolicy,

@@ -13,6 +13,7 @@ import { MatchPacer } from "../search/pacer.js";
 import { compileBoundedPattern } from "../search/pattern.js";
 import { confinedSelection, confineLaunch } from "./confine.js";
 import { Execution } from "./execution.js";
+import { refusedStart } from "./refused-start.js";
 import { HandleRegistry } from "./handles.js";
 import { buildEnvironmentReport } from "./inspect.js";
 import { LineScanner, readLivePage, waitForActivity } from "./live.js";
@@ -310,24 +311,39 @@ export class CommandRuntime {
       }
     };
     try {
-      const cwd = authorizeCwd(this.options.roots, request.cwd);
+      const authorised = authorizeCwd(this.options.roots, request.cwd);
+      const cwd = authorised.path;
       // §21/§22: rules, approvals and the audit log decide before anything is spawned.
       const gate = { program, args, cwd, approvalId: request.approvalId };
       const admission = await this.options.policy?.admit(gate, caller);
       const plan = await this.options.node?.select(program.name, cwd);
       this.assertOpen(); // close() may have begun while the selection read the disk
-      const launch = this.launchSpec(program, plan, args, cwd, input !== undefined);
+      // §20.1 item 7: after every wait, the directory must still be the one authorised; the child
+      // starts in the descriptor held open from here on.
+      const pinned = pinCwd(authorised, this.options.roots, this.options.platform);
+      const launch = {
+        ...this.launchSpec(program, plan, args, cwd, input !== undefined),
+        spawnCwd: pinned.spawnCwd,
+        cwdFd: pinned.fd,
+      };
       const rootPaths = this.options.roots.map((root) => root.path);
-      const confined = await confineLaunch(program, launch, this.options.confinement, rootPaths);
+      const confined = await confineLaunch(
+        program,
+        launch,
+        this.options.confinement,
+        rootPaths,
+      ).catch((error: unknown) => {
+        pinned.close();
+        throw error;
+      });
       const selection = plan?.selection ?? {
         logicalName: program.name,
         executable: program.executable,
       };
-      // Unconfined: the child starts in the very directory that was checked (#14).
-      const pinned = confined ? undefined : pinCwd(cwd, this.options.roots, launch.platform);
       const execution = await Execution.start({
-        launch: confined?.launch ?? { ...launch, spawnCwd: pinned?.spawnCwd },
+        launch: confined?.launch ?? launch,
         treeFor: confined?.tree,
+        confirmStart: confined?.confirmStart,
         input,
         timeoutMs,
         gracePeriodMs: program.policy.gracePeriodMs,
@@ -344,7 +360,7 @@ export class CommandRuntime {
           await confined?.dispose();
           throw error;
         })
-        .finally(() => pinned?.close());
+        .finally(() => pinned.close());
       if (admission?.recorder) void execution.result.then(admission.recorder.finish, () => {});
       this.active.add(execution);
       this.options.groups?.add(execution.pid);
@@ -358,6 +374,9 @@ export class CommandRuntime {
         .catch(() => {});
       // close() began while this one was spawning: it must not outlive the server.
       if (this.closing) execution.shutdown();
+      if (confined?.confirmStart && !(await execution.startConfirmed)) {
+        await refusedStart(execution, authorised);
+      }
       return execution;
     } catch (error) {
       release();

@@ -1,28 +1,9 @@
 // Argument rules (SPEC §21): whole-argument, case-sensitive patterns where `*` matches any run of
 // characters inside one argument. Decided in argv space, so quoting cannot get around them.
 
+import { globMatches } from "../glob.js";
 import type { Grammar, StrictestDecision } from "./grammar/index.js";
 import type { Pattern, Rule, RuleMatch, RuleVerdict } from "./types.js";
-
-const WILDCARD = "*";
-
-/** Whether one argument matches one glob (only `*` is special). */
-function globMatches(glob: string, arg: string): boolean {
-  const parts = glob.split(WILDCARD);
-  if (parts.length === 1) return glob === arg;
-  const first = parts[0]!;
-  const last = parts[parts.length - 1]!;
-  if (arg.length < first.length + last.length) return false;
-  if (!arg.startsWith(first) || !arg.endsWith(last)) return false;
-  let at = first.length;
-  const end = arg.length - last.length;
-  for (const middle of parts.slice(1, -1)) {
-    const found = arg.indexOf(middle, at);
-    if (found < 0 || found + middle.length > end) return false;
-    at = found + middle.length;
-  }
-  return true;
-}
 
 /** Whether an argument matches a Pattern (a glob, or any of several alternatives). */
 export function patternMatches(pattern: Pattern, arg: string): boolean {

@@ -17,13 +17,17 @@ const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: "null" }
 
 const streamOutput: Schema = {
   type: "object",
-  description: "Head and tail of one stream with exact byte accounting.",
   properties: {
     truncated: boolean,
     totalBytes: integer,
+    sinceOffset: { type: "integer", description: "running: text shows bytes from here on" },
     omittedBytes: integer,
-    lossyUtf8: { type: "boolean", description: "some byte of the stream was not valid UTF-8" },
-    text: { type: "string", description: "head + omission marker + tail when truncated" },
+    omittedFrom: {
+      type: "integer",
+      description: "system_output offset of the omitted bytes (limit: omittedBytes)",
+    },
+    lossyUtf8: boolean,
+    text: string,
   },
   required: ["truncated", "totalBytes", "omittedBytes", "lossyUtf8", "text"],
   additionalProperties: false,

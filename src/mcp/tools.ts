@@ -68,6 +68,17 @@ const waitInputSchema = {
       required: ["pattern"],
       additionalProperties: false,
     },
+    since: {
+      type: "object",
+      description:
+        "start the snapshot's excerpts at these byte offsets instead of after the last snapshot",
+      properties: {
+        stdout: { type: "integer", minimum: 0 },
+        stderr: { type: "integer", minimum: 0 },
+      },
+      additionalProperties: false,
+    },
+    full: { type: "boolean", description: "true: excerpts of all output so far, not only new" },
   },
   required: ["executionId"],
   additionalProperties: false,
@@ -91,9 +102,11 @@ const cancelInputSchema = {
 
 const WAIT_DESCRIPTION = [
   'Wait for an execution that returned a running handle (status "running") from system_exec.',
-  "Returns the completed result as soon as it ends, or a running snapshot (output so far) after",
-  "waitMs; with until.pattern it returns as soon as a line of output matches (e.g. a dev server's",
-  '"listening" line), adding match { stream, offset, text }. Call it again to keep waiting.',
+  "Returns the completed result as soon as it ends, or a running snapshot after waitMs; with",
+  'until.pattern it returns as soon as a line of output matches (e.g. a dev server\'s "listening"',
+  "line), adding match { stream, offset, text }. Call it again to keep waiting. A running snapshot",
+  "shows only output that is new since the previous snapshot (stdout.sinceOffset says where it",
+  "starts; pass full: true for everything so far). The completed result shows the whole output.",
 ].join(" ");
 
 const CANCEL_DESCRIPTION = [

@@ -26,6 +26,7 @@ import type {
   TerminationReason,
 } from "./types.js";
 import { within } from "../within.js";
+import { rangeStarts, type SnapshotView } from "./snapshot-range.js";
 
 /** Extra wait for the root's exit event after its tree was killed. */
 const EXIT_AFTER_KILL_WAIT_MS = 500;
@@ -93,6 +94,10 @@ export class Execution {
   private artifactDecided = false;
   private graceOverrideMs: number | undefined;
   private readonly doneListeners = new Set<() => void>();
+  /** Per stream: the end of the range of the last running snapshot (§19 Revision 3). */
+  private cursors = { stdout: 0, stderr: 0 };
+  /** Snapshots are produced one after the other, so that each takes the bytes after the last. */
+  private snapshotQueue: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly spec: ExecutionSpec,
@@ -205,9 +210,28 @@ export class Execution {
     return () => clearInterval(timer);
   }
 
-  /** The excerpts and byte counts so far (§19 running handle), keys in the §7 order. */
-  snapshot(match?: RunningSnapshot["match"]): RunningSnapshot {
-    const { stdout, stderr } = this.output.snapshots(false);
+  /** Bytes of each stream so far. */
+  get totals(): { stdout: number; stderr: number } {
+    return { stdout: this.output.totalBytes("stdout"), stderr: this.output.totalBytes("stderr") };
+  }
+
+  /**
+   * A running snapshot (§19 running handle, keys in the §7 order) of what is new since the last
+   * one: each stream's range from the cursor (or `view`) to the bytes so far; the cursor moves to
+   * the range's end. Concurrent calls are served in order, each taking the bytes after the last.
+   */
+  snapshot(match?: RunningSnapshot["match"], view: SnapshotView = {}): Promise<RunningSnapshot> {
+    const produced = this.snapshotQueue.then(() => this.produceSnapshot(match, view));
+    this.snapshotQueue = produced.catch(() => {});
+    return produced;
+  }
+
+  private async produceSnapshot(
+    match: RunningSnapshot["match"] | undefined,
+    view: SnapshotView,
+  ): Promise<RunningSnapshot> {
+    const { excerpts, ends } = await this.output.rangeSnapshots(rangeStarts(view, this.cursors));
+    this.cursors = ends;
     return {
       status: "running",
       executionId: this.id,
@@ -216,8 +240,8 @@ export class Execution {
       cwd: this.spec.launch.cwd,
       ...(match && { match }),
       programSelection: this.spec.selection,
-      stdout,
-      stderr,
+      stdout: excerpts.stdout,
+      stderr: excerpts.stderr,
     };
   }
 

@@ -26,7 +26,7 @@ import type {
   TerminationReason,
 } from "./types.js";
 import { within } from "../within.js";
-import { rangeStarts, type SnapshotView } from "./snapshot-range.js";
+import { SnapshotCursors, type SnapshotView } from "./snapshot-range.js";
 
 /** Extra wait for the root's exit event after its tree was killed. */
 const EXIT_AFTER_KILL_WAIT_MS = 500;
@@ -94,10 +94,8 @@ export class Execution {
   private artifactDecided = false;
   private graceOverrideMs: number | undefined;
   private readonly doneListeners = new Set<() => void>();
-  /** Per stream: the end of the range of the last running snapshot (§19 Revision 3). */
-  private cursors = { stdout: 0, stderr: 0 };
-  /** Snapshots are produced one after the other, so that each takes the bytes after the last. */
-  private snapshotQueue: Promise<unknown> = Promise.resolve();
+  /** Where the next running snapshot's ranges start (§19 Revision 3). */
+  private readonly cursors = new SnapshotCursors();
 
   private constructor(
     private readonly spec: ExecutionSpec,
@@ -220,18 +218,11 @@ export class Execution {
    * one: each stream's range from the cursor (or `view`) to the bytes so far; the cursor moves to
    * the range's end. Concurrent calls are served in order, each taking the bytes after the last.
    */
-  snapshot(match?: RunningSnapshot["match"], view: SnapshotView = {}): Promise<RunningSnapshot> {
-    const produced = this.snapshotQueue.then(() => this.produceSnapshot(match, view));
-    this.snapshotQueue = produced.catch(() => {});
-    return produced;
-  }
-
-  private async produceSnapshot(
-    match: RunningSnapshot["match"] | undefined,
-    view: SnapshotView,
+  async snapshot(
+    match?: RunningSnapshot["match"],
+    view: SnapshotView = {},
   ): Promise<RunningSnapshot> {
-    const { excerpts, ends } = await this.output.rangeSnapshots(rangeStarts(view, this.cursors));
-    this.cursors = ends;
+    const { stdout, stderr } = await this.cursors.next(this.output, view);
     return {
       status: "running",
       executionId: this.id,
@@ -240,8 +231,8 @@ export class Execution {
       cwd: this.spec.launch.cwd,
       ...(match && { match }),
       programSelection: this.spec.selection,
-      stdout: excerpts.stdout,
-      stderr: excerpts.stderr,
+      stdout,
+      stderr,
     };
   }
 

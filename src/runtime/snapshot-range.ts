@@ -2,7 +2,9 @@
 // execution's cursor, from the offsets a system_wait passed in `since`, or (`full`) from byte 0.
 
 import { CommandError } from "../errors.js";
-import { STREAMS, type StreamName } from "../output/types.js";
+import type { ExecutionOutput } from "../output/execution-output.js";
+import type { PerStream } from "../output/inline-budget.js";
+import { STREAMS, type StreamName, type StreamOutput } from "../output/types.js";
 
 /** What a system_wait may ask of the snapshot it returns. */
 export interface SnapshotView {
@@ -54,4 +56,24 @@ export function rangeStarts(
 ): Record<StreamName, number> {
   const start = (stream: StreamName) => (view.full ? 0 : (view.since?.[stream] ?? cursors[stream]));
   return { stdout: start("stdout"), stderr: start("stderr") };
+}
+
+/**
+ * One execution's per-stream cursors: the end of the range of the last running snapshot. Snapshots
+ * are produced one after the other, so each takes the bytes after the previous one.
+ */
+export class SnapshotCursors {
+  private cursors: Record<StreamName, number> = { stdout: 0, stderr: 0 };
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** The excerpts of each stream's range (from the cursor, or as `view` asks); the cursors move. */
+  next(output: ExecutionOutput, view: SnapshotView): Promise<PerStream<StreamOutput>> {
+    const produced = this.queue.then(async () => {
+      const { excerpts, ends } = await output.rangeSnapshots(rangeStarts(view, this.cursors));
+      this.cursors = ends;
+      return excerpts;
+    });
+    this.queue = produced.catch(() => {});
+    return produced;
+  }
 }

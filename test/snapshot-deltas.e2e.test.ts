@@ -3,7 +3,7 @@
 // and `since`, and the completed result unchanged — through the real server, against a program
 // that prints only when the test tells it to. Every result is validated against the served schema.
 
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,7 +59,10 @@ async function onDemand() {
     executionId,
     say(output: { stdout?: string; stderr?: string }) {
       step += 1;
-      writeFileSync(path.join(control, `step-${step}.json`), JSON.stringify(output));
+      // Written whole, then renamed: the printer never reads a half-written step.
+      const file = path.join(control, `step-${step}.json`);
+      writeFileSync(`${file}.part`, JSON.stringify(output));
+      renameSync(`${file}.part`, file);
     },
     end: () => writeFileSync(path.join(control, "end"), ""),
   };

@@ -7,7 +7,7 @@
 //   BENCH_QUICK=1        small counts (smoke test, < 30 s)
 //   BENCH_SEQUENTIAL=N   executions in the §17 sequential run (default 10000; quick 300)
 //   BENCH_ONLY=a,b       run only these benchmark ids
-//                        (cold,call,parallel,cat,big,paging,grep,confined,gitscan,first-call,seq,doctor)
+//                        (cold,list,tokens,call,parallel,cat,big,paging,grep,confined,gitscan,first-call,seq,doctor)
 //   BENCH_OUT=path       where the JSON goes (default $TMPDIR/system-command-mcp-bench/last-run.json)
 //   BENCH_KEEP=1         keep the temporary root/artifact/state directories
 
@@ -46,6 +46,8 @@ import {
   sleep,
   startRpc,
 } from "./lib.mjs";
+import { benchListTools, LIST_TOOLS_TARGET } from "./list-tools.mjs";
+import { tokenLedger, tokenLedgerTable } from "./token-ledger.mjs";
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(BENCH_DIR, "..");
@@ -250,6 +252,56 @@ async function benchColdStart() {
     target: undefined,
     pass: undefined,
     raw: { ratio: automatic / reference },
+  });
+}
+
+/** bench/list-tools.mjs: a fresh SDK client's first listTools() (Ajv compiles the schemas). */
+async function benchListToolsRow() {
+  const report = await benchListTools({
+    serverArgs: SERVER_ARGS,
+    referenceArgs: [REFERENCE_SERVER],
+    env: serverEnv(),
+    cwd: ROOT,
+    runs: COUNTS.coldRuns,
+  });
+  record({
+    id: "list",
+    name: "tools/list via the SDK client (listTools, Ajv compile included), p50",
+    server: `${fmtMs(report.serverMs)}, ${report.bytes} bytes`,
+    reference: `${fmtMs(report.referenceMs)} (minimal SDK server)`,
+    value: `${report.ratio.toFixed(2)}×`,
+    target: `≤ ${LIST_TOOLS_TARGET}×`,
+    pass: report.pass,
+    raw: report,
+  });
+}
+
+/**
+ * bench/token-ledger.mjs: characters a model reads in a scripted session. The build runs the
+ * issue's 3 minutes polled every 30 s, or 18 s / 3 s in QUICK mode (TOKEN_BUILD_SECONDS and
+ * TOKEN_POLL_SECONDS override both).
+ */
+async function benchTokenLedger() {
+  const report = await tokenLedger({
+    entry: CLI_ENTRY,
+    env: serverEnv(),
+    tmp: TMP,
+    ...(QUICK && {
+      seconds: Number(process.env.TOKEN_BUILD_SECONDS ?? 18),
+      pollSeconds: Number(process.env.TOKEN_POLL_SECONDS ?? 3),
+    }),
+  });
+  console.error(tokenLedgerTable(report));
+  const poll = report.parts.poll;
+  record({
+    id: "tokens",
+    name: `Token ledger: build polled ${report.polls}× (delta snapshots), characters read`,
+    server: `${Math.max(poll.structuredChars, poll.textChars)} chars (full: true ${report.parts["poll-full"].textChars})`,
+    reference: `${poll.printedBytes} bytes printed`,
+    value: `${Math.max(poll.structuredChars, poll.textChars)} chars`,
+    target: `≤ ${report.pollBudgetChars} (1.2 × printed + 400/poll)`,
+    pass: report.pass,
+    raw: report,
   });
 }
 
@@ -877,6 +929,8 @@ console.error(
 );
 try {
   await step("cold", "cold start", benchColdStart);
+  await step("list", "tools/list through the SDK client", benchListToolsRow);
+  await step("tokens", "token ledger (scripted agent session)", benchTokenLedger);
   let main;
   const needMain = ["call", "parallel", "cat", "big", "paging"].some((id) => !ONLY || ONLY.has(id));
   if (needMain) main = await step("server", "starting the server", startReadyServer, true);

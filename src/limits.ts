@@ -33,6 +33,10 @@ export const DEFAULT_INLINE_BUDGET_BYTES = 24 * KiB;
 export const MAX_INLINE_BUDGET_BYTES = 512 * KiB;
 /** With the default budget both excerpts together escape to at most this many characters. */
 export const MAX_EXCERPT_ESCAPED_CHARS = 30_000;
+/** Revision 3: a head ends at a newline in its final 1/N, a tail starts after one in its first 1/N. */
+export const LINE_ALIGN_FRACTION_DIVISOR = 4;
+/** How long a running snapshot waits for spooled bytes it needs to reach the spool file (§19). */
+export const SNAPSHOT_SPOOL_WAIT_MS = 2_000;
 
 // Artifacts (§8, §3.3)
 export const DEFAULT_ARTIFACT_RETENTION_MS = 86_400_000;

@@ -184,7 +184,6 @@ describe.skipIf(!OPENCODE_INSTALLED)(
   "a call longer than OpenCode's MCP timeout, and OpenCode's own cut",
   () => {
     let slow: Session;
-    const big = bigOutput();
 
     beforeAll(async () => {
       slow = await session(YIELD_AND_CUT_TURNS, YIELD_AND_CUT_OPTIONS);
@@ -202,21 +201,20 @@ describe.skipIf(!OPENCODE_INSTALLED)(
       expect(last.stdout.text).toBe(SLOW_STDOUT);
     });
 
-    it("keeps the outcome and artifact id visible when OpenCode cuts a long result", async () => {
+    it("cuts a long one-line result whole, leaving only its note and the saved file", async () => {
       const seen = finalResults(slow.model)[6];
       const text = seen?.text ?? "";
-      // Whole lines from the top only (then OpenCode's own note): the long stdout line is gone,
-      // the summary fields before it (SPEC §7 order) are not.
+      // Whole lines from the top only (then OpenCode's own note). Since §3 Revision 3 the text
+      // block is one compact line, so past the limit none of it is kept (docs/hosts.md: not
+      // guaranteed with a non-default budget); OpenCode names the file it saved the result in.
       expect(text).toMatch(/The tool call succeeded but the output was truncated/);
-      expect(() => JSON.parse(text)).toThrow();
+      expect(text).toMatch(/Full output saved to: \S+/);
+      expect(text).not.toContain('"status":"completed"');
       expect(text).not.toContain("line 00001 ok");
-      expect(text).toMatch(/"status": "completed"/);
-      expect(text).toMatch(/"exitCode": 0/);
-      expect(text).toMatch(/"artifact": \{\s*"status": "published",\s*"id": "[0-9a-f]{32}"/);
-      const page = seenJson(finalResults(slow.model)[7]);
-      expect(page.offset).toBe(0);
-      expect(page.nextOffset).toBe(page.bytes);
-      expect(page.text).toBe(big.slice(0, page.bytes));
+      // The scripted model found no artifact id in what it saw, so its page call names none.
+      const page = finalResults(slow.model)[7];
+      expect(page?.isError).toBe(true);
+      expect(page?.text).toMatch(/ARTIFACT_NOT_FOUND: /);
       expect(await waitForNoProcesses(slow.space.root)).toEqual([]);
     });
   },

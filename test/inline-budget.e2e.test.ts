@@ -26,17 +26,37 @@ function writer(out: number, err: number, fill = PATTERN, errFill = PATTERN): st
   return ["-e", script, String(out), String(err), fill, errFill];
 }
 
-/** The excerpt §7 prescribes for ASCII bytes with this share and head. */
+/** A head cut back to just after its last newline, when that newline is in its final quarter. */
+function alignHead(head: Buffer): Buffer {
+  const at = head.lastIndexOf(10);
+  return at >= 0 && at >= head.length - Math.ceil(head.length / 4)
+    ? head.subarray(0, at + 1)
+    : head;
+}
+
+/** A tail started just after its first newline, when that newline is in its first quarter. */
+function alignTail(tail: Buffer): Buffer {
+  const at = tail.indexOf(10);
+  return at >= 0 && at < Math.ceil(tail.length / 4) ? tail.subarray(at + 1) : tail;
+}
+
+/** The excerpt §7 (Revision 3: line-aligned cuts) prescribes for ASCII bytes with this share and head. */
 function expected(total: number, share: number, head: number, fill = PATTERN) {
   const bytes = Buffer.alloc(total, fill);
   if (total <= share) {
     return { truncated: false, totalBytes: total, omittedBytes: 0, text: bytes.toString() };
   }
-  const tail = share - head;
-  const omitted = total - share;
-  const text =
-    bytes.subarray(0, head).toString() + marker(omitted) + bytes.subarray(total - tail).toString();
-  return { truncated: true, totalBytes: total, omittedBytes: omitted, text };
+  const shownHead = alignHead(bytes.subarray(0, head));
+  const shownTail = alignTail(bytes.subarray(total - (share - head)));
+  const omitted = total - shownHead.length - shownTail.length;
+  const text = shownHead.toString() + marker(omitted) + shownTail.toString();
+  return {
+    truncated: true,
+    totalBytes: total,
+    omittedBytes: omitted,
+    omittedFrom: shownHead.length,
+    text,
+  };
 }
 
 async function run(target: TestServer, out: number, err: number, fill?: string, errFill?: string) {
@@ -98,16 +118,21 @@ describe("the shared budget (default 24576)", () => {
       }),
     );
     try {
+      // full: the whole output so far (not only what is new since the handle, §19 Revision 3)
       const waited = await server.call("system_wait", {
         executionId: handle.executionId,
         waitMs: 20_000,
         until: { pattern: "^ready$", stream: "stderr" },
+        full: true,
       });
       const snapshot = structured(waited);
       expect(snapshot.status).toBe("running");
       expect(snapshot.match).toBeDefined();
-      expect(snapshot.stderr).toMatchObject({ truncated: false, totalBytes: 2055 });
-      expect(snapshot.stdout).toMatchObject(expected(100_000, 24_576 - 2055, 5630, "o"));
+      expect(snapshot.stderr).toMatchObject({ truncated: false, totalBytes: 2055, sinceOffset: 0 });
+      expect(snapshot.stdout).toMatchObject({
+        ...expected(100_000, 24_576 - 2055, 5630, "o"),
+        sinceOffset: 0,
+      });
     } finally {
       await server.call("system_cancel", { executionId: handle.executionId });
     }

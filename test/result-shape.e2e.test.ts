@@ -37,6 +37,30 @@ const RUNNING_KEYS = [
   "stderr",
 ];
 const STREAM_KEYS = ["truncated", "totalBytes", "omittedBytes", "lossyUtf8", "text"];
+const TRUNCATED_KEYS = [
+  "truncated",
+  "totalBytes",
+  "omittedBytes",
+  "omittedFrom",
+  "lossyUtf8",
+  "text",
+];
+/** Running snapshots add sinceOffset after totalBytes (§7, §19 Revision 3). */
+const RUNNING_STREAM_KEYS = [
+  "truncated",
+  "totalBytes",
+  "sinceOffset",
+  "omittedBytes",
+  "lossyUtf8",
+  "text",
+];
+
+/** The §7 key order of a stream: sinceOffset only while running, omittedFrom only when truncated. */
+function streamKeys(stream: Record<string, unknown>, running: boolean): string[] {
+  return (running ? RUNNING_STREAM_KEYS : STREAM_KEYS).flatMap((key) =>
+    key === "omittedBytes" && stream.truncated ? [key, "omittedFrom"] : [key],
+  );
+}
 
 let server: TestServer;
 let root: string;
@@ -57,28 +81,24 @@ shareServer(
   },
 );
 
-/** The top-level keys of the text block in the order they appear, and those of its streams. */
-function textKeyOrder(result: CallToolResult): { top: string[]; streams: string[][] } {
+/** The text block: compact JSON on one line, exactly JSON.stringify(structuredContent) (§3). */
+function expectCompactText(result: CallToolResult): void {
+  expect(result.content).toHaveLength(1);
   const block = result.content[0] as { type: string; text: string };
   expect(block.type).toBe("text");
-  const parsed = JSON.parse(block.text) as Record<string, any>;
-  // JSON.parse keeps the order of the text; check against the raw text positions too.
-  const top = Object.keys(parsed);
-  const positions = top.map((key) => block.text.indexOf(`\n  "${key}": `));
-  expect(positions.every((p) => p >= 0)).toBe(true);
-  expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-  return { top, streams: [Object.keys(parsed.stdout), Object.keys(parsed.stderr)] };
+  expect(block.text).toBe(JSON.stringify(result.structuredContent));
+  expect(block.text).not.toMatch(/\n {2}"/);
 }
 
 function expectOrder(result: CallToolResult, keys: string[]): void {
   expect(result.isError, errorText(result)).toBe(false);
   const structured = result.structuredContent as Record<string, any>;
+  const running = structured.status === "running";
   expect(Object.keys(structured)).toEqual(keys);
-  expect(Object.keys(structured.stdout)).toEqual(STREAM_KEYS);
-  expect(Object.keys(structured.stderr)).toEqual(STREAM_KEYS);
-  const text = textKeyOrder(result);
-  expect(text.top).toEqual(keys);
-  expect(text.streams).toEqual([STREAM_KEYS, STREAM_KEYS]);
+  expect(Object.keys(structured.stdout)).toEqual(streamKeys(structured.stdout, running));
+  expect(Object.keys(structured.stderr)).toEqual(streamKeys(structured.stderr, running));
+  // The text block is the same object, so it has the same key order.
+  expectCompactText(result);
 }
 
 describe("cwd (§4)", () => {
@@ -145,6 +165,7 @@ describe("key order (§7), structuredContent and text block", () => {
     const id = (result.structuredContent as any).artifact.id as string;
     expect(id).toBeTruthy();
     expect(text.indexOf(id)).toBeLessThan(text.indexOf('"stdout"'));
+    expect(Object.keys((result.structuredContent as any).stdout)).toEqual(TRUNCATED_KEYS);
   });
 
   it("a running snapshot, and one with match", async () => {
@@ -167,5 +188,42 @@ describe("key order (§7), structuredContent and text block", () => {
     expectOrder(matched, withMatch);
     const cancelled = await server.call("system_cancel", { executionId });
     expectOrder(cancelled, COMPLETED_KEYS);
+  });
+});
+
+describe("the text block is compact JSON.stringify(structuredContent) on every tool (§3)", () => {
+  it("system_environment, system_exec, system_output (page and grep)", async () => {
+    expectCompactText(await server.call("system_environment"));
+    const script = "process.stdout.write('line\\n'.repeat(20000))";
+    const exec = await server.call("system_exec", { program: "node", args: ["-e", script] });
+    expectCompactText(exec);
+    const id = (exec.structuredContent as any).artifact.id as string;
+    expectCompactText(await server.call("system_output", { id, stream: "stdout", offset: 0 }));
+    const grep = await server.call("system_output", {
+      id,
+      stream: "stdout",
+      offset: 0,
+      grep: { pattern: "^line$", maxMatches: 2 },
+    });
+    expectCompactText(grep);
+    expect((grep.structuredContent as any).matches).toHaveLength(2);
+  });
+
+  it("system_wait and system_cancel, running and completed", async () => {
+    const handle = await server.call("system_exec", {
+      program: "node",
+      args: [TICKER, "200", "50"],
+      background: true,
+    });
+    expectCompactText(handle);
+    const executionId = (handle.structuredContent as any).executionId;
+    const waited = await server.call("system_wait", { executionId, waitMs: 0 });
+    expect((waited.structuredContent as any).status).toBe("running");
+    expectCompactText(waited);
+    const cancelled = await server.call("system_cancel", { executionId });
+    expect((cancelled.structuredContent as any).status).toBe("completed");
+    expectCompactText(cancelled);
+    const after = await server.call("system_wait", { executionId, waitMs: 0 });
+    expectCompactText(after);
   });
 });

@@ -12,10 +12,13 @@ export interface ToolResult {
   isError: boolean;
 }
 
-/** A success: structuredContent and a text block holding the same object, pretty-printed. */
+/**
+ * A success: structuredContent and a text block holding the same object as compact JSON on one
+ * line (§3 Revision 3: pretty-printing cost a third more characters in every host that shows it).
+ */
 export function successResult(value: object): ToolResult {
   return {
-    content: [{ type: "text", text: JSON.stringify(value, null, 2) }],
+    content: [{ type: "text", text: JSON.stringify(value) }],
     structuredContent: value as Record<string, unknown>,
     isError: false,
   };
@@ -34,8 +37,8 @@ const MAX_STASHED_PAGES = 16;
 type JsonRpcMessage = { result?: { structuredContent?: { base64?: unknown } } };
 
 /**
- * A 1 MiB page travels as base64 twice (structuredContent and the pretty text block: DSH and
- * Gemini read only the text). Instead of building the pretty text and then the message line
+ * A 1 MiB page travels as base64 twice (structuredContent and the text block: DSH and
+ * Gemini read only the text). Instead of building the text and then the message line
  * around 2.8 MB of base64, a page's base64 is replaced by a short token while the result goes
  * through the SDK, and the transport writes one Buffer with the base64 put back in both places.
  * base64 (Node's encoder: A–Z, a–z, 0–9, +, /, =) holds no character JSON escapes, in a string

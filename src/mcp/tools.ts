@@ -68,6 +68,17 @@ const waitInputSchema = {
       required: ["pattern"],
       additionalProperties: false,
     },
+    since: {
+      type: "object",
+      description:
+        "start the snapshot's excerpts at these byte offsets instead of after the last snapshot",
+      properties: {
+        stdout: { type: "integer", minimum: 0 },
+        stderr: { type: "integer", minimum: 0 },
+      },
+      additionalProperties: false,
+    },
+    full: { type: "boolean", description: "true: excerpts of all output so far, not only new" },
   },
   required: ["executionId"],
   additionalProperties: false,
@@ -91,9 +102,11 @@ const cancelInputSchema = {
 
 const WAIT_DESCRIPTION = [
   'Wait for an execution that returned a running handle (status "running") from system_exec.',
-  "Returns the completed result as soon as it ends, or a running snapshot (output so far) after",
-  "waitMs; with until.pattern it returns as soon as a line of output matches (e.g. a dev server's",
-  '"listening" line), adding match { stream, offset, text }. Call it again to keep waiting.',
+  "Returns the completed result as soon as it ends, or a running snapshot after waitMs; with",
+  'until.pattern it returns as soon as a line of output matches (e.g. a dev server\'s "listening"',
+  "line), adding match { stream, offset, text }. Call it again to keep waiting. A running snapshot",
+  "shows only output that is new since the previous snapshot (stdout.sinceOffset says where it",
+  "starts; pass full: true for everything so far). The completed result shows the whole output.",
 ].join(" ");
 
 const CANCEL_DESCRIPTION = [
@@ -117,8 +130,8 @@ const EXEC_DESCRIPTION = [
   "an artifact id when output was truncated. Every argument reaches the program exactly as given:",
   "there are no pipelines, redirects, globbing, `cd`, `&&` or $VAR expansion — use the host shell",
   "for those. A nonzero exitCode is a normal result, not a tool failure. When stdout.truncated or",
-  'stderr.truncated is true and artifact.status is "published", page the complete stream with',
-  "system_output { id: artifact.id, stream, offset } and follow nextOffset until eof.",
+  'stderr.truncated is true and artifact.status is "published", read the part left out with',
+  "system_output { id: artifact.id, stream, offset: omittedFrom } and follow nextOffset until eof.",
   "Call system_environment to see the registered programs, Roots and limits.",
   `A call still running after yieldMs (default ${DEFAULT_YIELD_MS / 1000} s) returns status "running" with an`,
   "executionId instead of being cut off: continue with system_wait, read live output with",

@@ -13,7 +13,9 @@ import {
   type PerStream,
 } from "./inline-budget.js";
 import { checkOffsetWithin, checkPageRequest, memoryReader, readPage } from "./page.js";
+import { liveBytes } from "./live-bytes.js";
 import { StreamProjection, type ProjectionLimits } from "./projection.js";
+import { projectRanges, type RangeSnapshot } from "./range-projection.js";
 import {
   STREAMS,
   type LivePage,
@@ -109,6 +111,16 @@ export class ExecutionOutput {
   /** Both excerpts, sharing the inline budget (§7); `final` once the streams have ended. */
   snapshots(final: boolean): PerStream<StreamOutput> {
     return projectStreams(this.projections, this.budget, final);
+  }
+
+  /** A running snapshot of each stream from `starts` to the bytes so far (§19 Revision 3). */
+  rangeSnapshots(starts: PerStream<number>): Promise<RangeSnapshot> {
+    const range = (stream: StreamName) => ({
+      start: starts[stream],
+      end: this.projections[stream].totalBytes,
+      source: liveBytes(this.projections[stream], () => this.current, stream),
+    });
+    return projectRanges({ stdout: range("stdout"), stderr: range("stderr") }, this.budget);
   }
 
   /** Every byte of a stream while it fits inline (nothing was dropped), else undefined. */

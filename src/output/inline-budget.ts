@@ -13,6 +13,7 @@ import {
   type StreamProjection,
 } from "./projection.js";
 import type { StreamOutput } from "./types.js";
+import { alignToLines } from "./line-align.js";
 import { ESCAPED_COST, escapedLength, prefixWithinEscaped } from "./escaped-length.js";
 import { codePointStart, completeCodePointEnd } from "./utf8.js";
 
@@ -94,7 +95,7 @@ function splitAllowance(costs: PerStream<number>, allowance: number): PerStream<
  * characters: the tails first (from their start), then the heads (from their end). A whole
  * stream is cut as head + tail like any other.
  */
-function fitEscapedLength(
+export function fitEscapedLength(
   parts: PerStream<ExcerptParts>,
   heads: PerStream<number>,
 ): PerStream<ExcerptParts> {
@@ -134,9 +135,30 @@ function splitWhole(parts: ExcerptParts, head: number): ExcerptParts {
   return { whole: false, head: parts.head.subarray(0, end), tail: parts.head.subarray(end) };
 }
 
+/** The heads both streams get for their shares. */
+export function headsFor(shares: PerStream<number>, budget: InlineBudget): PerStream<number> {
+  return {
+    stdout: headBytesFor(shares.stdout, budget),
+    stderr: headBytesFor(shares.stderr, budget),
+  };
+}
+
+/**
+ * The last steps every projection takes (§7): the escaped-length guard when the budget promises
+ * it, then line alignment (which only shortens, so it comes last).
+ */
+export function finishParts(
+  parts: PerStream<ExcerptParts>,
+  heads: PerStream<number>,
+  budget: InlineBudget,
+): PerStream<ExcerptParts> {
+  const fitted = guardsEscapedLength(budget) ? fitEscapedLength(parts, heads) : parts;
+  return { stdout: alignToLines(fitted.stdout), stderr: alignToLines(fitted.stderr) };
+}
+
 /**
  * Both excerpts of one result (§7): shares of the budget from the totals so far, head and tail
- * per share, then the escaped-length guard when the budget promises it.
+ * per share, then the escaped-length guard and line alignment.
  */
 export function projectStreams(
   projections: PerStream<StreamProjection>,
@@ -147,15 +169,15 @@ export function projectStreams(
     { stdout: projections.stdout.totalBytes, stderr: projections.stderr.totalBytes },
     budget,
   );
-  const heads = {
-    stdout: headBytesFor(shares.stdout, budget),
-    stderr: headBytesFor(shares.stderr, budget),
-  };
-  let parts: PerStream<ExcerptParts> = {
-    stdout: projections.stdout.parts(shares.stdout, heads.stdout),
-    stderr: projections.stderr.parts(shares.stderr, heads.stderr),
-  };
-  if (guardsEscapedLength(budget)) parts = fitEscapedLength(parts, heads);
+  const heads = headsFor(shares, budget);
+  const parts = finishParts(
+    {
+      stdout: projections.stdout.parts(shares.stdout, heads.stdout),
+      stderr: projections.stderr.parts(shares.stderr, heads.stderr),
+    },
+    heads,
+    budget,
+  );
   return {
     stdout: excerptOf(parts.stdout, projections.stdout, final),
     stderr: excerptOf(parts.stderr, projections.stderr, final),

@@ -23,24 +23,40 @@ export interface ExcerptParts {
   tail: Buffer;
 }
 
-/** The StreamOutput for excerpt parts of a stream of `totalBytes` (SPEC §7 key order). */
+/** Where the bytes of an excerpt sit in their stream (a running snapshot shows a range, §19). */
+export interface ExcerptRange {
+  /** Offset of the first byte of the range (0: the whole stream). */
+  start: number;
+  /** Bytes in the range. */
+  length: number;
+  /** Report `sinceOffset` (running snapshots only). */
+  since: boolean;
+}
+
+/**
+ * The StreamOutput for excerpt parts of a stream of `totalBytes`, or of a range of it (SPEC §7 key
+ * order: truncated, totalBytes, sinceOffset, omittedBytes, omittedFrom, lossyUtf8, text).
+ */
 export function excerptOf(
   parts: ExcerptParts,
   stream: { totalBytes: number; lossy(final: boolean): boolean },
   final: boolean,
+  range: ExcerptRange = { start: 0, length: stream.totalBytes, since: false },
 ): StreamOutput {
   const totalBytes = stream.totalBytes;
   const lossyUtf8 = stream.lossy(final);
-  const omittedBytes = totalBytes - parts.head.length - parts.tail.length;
+  const omittedBytes = range.length - parts.head.length - parts.tail.length;
+  const since = range.since ? { sinceOffset: range.start } : {};
   if (omittedBytes === 0) {
     const text = parts.whole
       ? parts.head.toString("utf8")
       : Buffer.concat([parts.head, parts.tail]).toString("utf8");
-    return { truncated: false, totalBytes, omittedBytes, lossyUtf8, text };
+    return { truncated: false, totalBytes, ...since, omittedBytes, lossyUtf8, text };
   }
   const text =
     parts.head.toString("utf8") + omissionMarker(omittedBytes) + parts.tail.toString("utf8");
-  return { truncated: true, totalBytes, omittedBytes, lossyUtf8, text };
+  const omittedFrom = range.start + parts.head.length;
+  return { truncated: true, totalBytes, ...since, omittedBytes, omittedFrom, lossyUtf8, text };
 }
 
 /**
@@ -114,6 +130,27 @@ export class StreamProjection {
     const headPart = this.head.subarray(0, completeCodePointEnd(this.head, head));
     const tail = this.lastBytes(share - head);
     return { whole: false, head: headPart, tail: tail.subarray(codePointStart(tail)) };
+  }
+
+  /**
+   * A copy of bytes [position, position + size) when memory still holds all of them (the whole
+   * stream before it overflowed; afterwards the head, or the last bytes in the ring), else
+   * undefined. A copy: the ring is overwritten as the stream goes on.
+   */
+  copyOf(position: number, size: number): Buffer | undefined {
+    const end = position + size;
+    if (position < 0 || end > this.total) return undefined;
+    if (size === 0) return EMPTY;
+    if (!this.overflowed) return Buffer.from(this.retainedBytes().subarray(position, end));
+    if (end <= this.headLength) return Buffer.from(this.head.subarray(position, end));
+    const tailStart = this.total - this.ringLength;
+    if (position < tailStart) return undefined;
+    return Buffer.from(this.tailBytes().subarray(position - tailStart, end - tailStart));
+  }
+
+  /** The first offset of the bytes the ring holds (0 while the stream fits in memory). */
+  get memoryTailStart(): number {
+    return this.overflowed ? this.total - this.ringLength : 0;
   }
 
   /** The last n bytes of the stream (n ≤ what is retained after the head's share). */

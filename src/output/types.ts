@@ -5,11 +5,19 @@
 export const STREAMS = ["stdout", "stderr"] as const;
 export type StreamName = (typeof STREAMS)[number];
 
-/** A stream's bounded head+tail excerpt with exact byte accounting (§7). */
+/**
+ * A stream's bounded head+tail excerpt with exact byte accounting (§7), keys in the §7 order.
+ * A running snapshot shows only a range of the stream (§19 Revision 3): `sinceOffset` is where
+ * that range starts; `totalBytes` is always the absolute count so far.
+ */
 export interface StreamOutput {
   truncated: boolean;
   totalBytes: number;
+  /** Running snapshots: the byte offset where the range this excerpt shows starts. */
+  sinceOffset?: number;
   omittedBytes: number;
+  /** When truncated: the byte offset where the omitted bytes start (page them from there). */
+  omittedFrom?: number;
   lossyUtf8: boolean;
   text: string;
 }

@@ -26,6 +26,7 @@ import type {
   TerminationReason,
 } from "./types.js";
 import { within } from "../within.js";
+import { SnapshotCursors, type SnapshotView } from "./snapshot-range.js";
 
 /** Extra wait for the root's exit event after its tree was killed. */
 const EXIT_AFTER_KILL_WAIT_MS = 500;
@@ -97,6 +98,8 @@ export class Execution {
   private artifactDecided = false;
   private graceOverrideMs: number | undefined;
   private readonly doneListeners = new Set<() => void>();
+  /** Where the next running snapshot's ranges start (§19 Revision 3). */
+  private readonly cursors = new SnapshotCursors();
 
   private constructor(
     private readonly spec: ExecutionSpec,
@@ -210,9 +213,21 @@ export class Execution {
     return () => clearInterval(timer);
   }
 
-  /** The excerpts and byte counts so far (§19 running handle), keys in the §7 order. */
-  snapshot(match?: RunningSnapshot["match"]): RunningSnapshot {
-    const { stdout, stderr } = this.output.snapshots(false);
+  /** Bytes of each stream so far. */
+  get totals(): { stdout: number; stderr: number } {
+    return { stdout: this.output.totalBytes("stdout"), stderr: this.output.totalBytes("stderr") };
+  }
+
+  /**
+   * A running snapshot (§19 running handle, keys in the §7 order) of what is new since the last
+   * one: each stream's range from the cursor (or `view`) to the bytes so far; the cursor moves to
+   * the range's end. Concurrent calls are served in order, each taking the bytes after the last.
+   */
+  async snapshot(
+    match?: RunningSnapshot["match"],
+    view: SnapshotView = {},
+  ): Promise<RunningSnapshot> {
+    const { stdout, stderr } = await this.cursors.next(this.output, view);
     return {
       status: "running",
       executionId: this.id,

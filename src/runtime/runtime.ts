@@ -17,6 +17,7 @@ import { refusedStart } from "./refused-start.js";
 import { HandleRegistry } from "./handles.js";
 import { buildEnvironmentReport } from "./inspect.js";
 import { LineScanner, readLivePage, waitForActivity } from "./live.js";
+import { checkSnapshotView } from "./snapshot-range.js";
 import { searchStream, type GrepRequest } from "./search.js";
 import { registrationHint } from "./unregistered.js";
 import type { GrepPage } from "../search/grep.js";
@@ -51,6 +52,10 @@ export interface WaitRequest {
   executionId: string;
   waitMs?: number;
   until?: { pattern: string; stream?: StreamName; fromOffset?: number };
+  /** §19 Revision 3: start each stream's range at these offsets instead of the cursor. */
+  since?: { stdout?: number; stderr?: number };
+  /** §19 Revision 3: the whole output so far instead of what is new. */
+  full?: boolean;
 }
 
 /** What system_output may ask for (exactly one of id / executionId). */
@@ -119,6 +124,7 @@ export class CommandRuntime {
     const waitMs = checkWait(request.waitMs) ?? DEFAULT_WAIT_MS;
     const scanners = request.until ? await this.scanners(request.until) : [];
     const execution = this.handles.get(request.executionId);
+    const view = checkSnapshotView({ since: request.since, full: request.full }, execution.totals);
     const stopProgress = options.onProgress ? execution.onProgress(options.onProgress) : undefined;
     const deadline = Date.now() + waitMs;
     try {
@@ -127,14 +133,14 @@ export class CommandRuntime {
         const pacer = new MatchPacer(deadline);
         for (const scanner of scanners) {
           const match = await scanner.scan(execution, pacer);
-          if (match) return execution.snapshot(match);
+          if (match) return await execution.snapshot(match, view);
         }
         const left = deadline - Date.now();
         if (left <= 0 || options.signal?.aborted) break;
         // Without `until` only the end matters; with it, every new readable byte is a reason to look.
         await waitForActivity(execution, left, options.signal, scanners.length > 0);
       }
-      return execution.completedResult ?? execution.snapshot();
+      return execution.completedResult ?? (await execution.snapshot(undefined, view));
     } finally {
       stopProgress?.();
     }
@@ -146,7 +152,7 @@ export class CommandRuntime {
     const execution = this.handles.get(executionId);
     execution.cancel(checkGracePeriod(gracePeriodMs));
     const result = await within(execution.result, CANCEL_RETURN_WITHIN_MS, undefined);
-    return result ?? execution.snapshot();
+    return result ?? (await execution.snapshot());
   }
 
   /** Pages a published artifact, or a handed-out execution's output (§3.3, §19). */
@@ -267,7 +273,7 @@ export class CommandRuntime {
   private async handOut(execution: Execution): Promise<ExecutionReport> {
     this.handles.add(execution);
     await execution.handOut();
-    return execution.completedResult ?? execution.snapshot();
+    return execution.completedResult ?? (await execution.snapshot());
   }
 
   private async startBackground(

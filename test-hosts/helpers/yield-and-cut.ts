@@ -28,7 +28,10 @@ export const YIELD_AND_CUT_TURNS: ScriptedTurn[] = [
   {
     tool: "system_output",
     args: (results: string[]) => ({
-      id: /"id": "([0-9a-f]{32})"/.exec(results[BIG_RESULT_INDEX] ?? "")?.[1] ?? "missing",
+      id:
+        /"artifact":\{"status":"published","id":"([0-9a-f]{32})"/.exec(
+          results[BIG_RESULT_INDEX] ?? "",
+        )?.[1] ?? "missing",
       stream: "stdout",
       offset: 0,
       limit: 4_096,

@@ -80,6 +80,9 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const client = new Client({ name: "scm-tests", version: "0.0.0" });
   await client.connect(transport);
+  // After listTools() the SDK client checks every structuredContent against the tool's served
+  // outputSchema (Ajv) and throws on a mismatch: every e2e result is a schema-agreement check.
+  await client.listTools();
   const call = async (name: string, args: Record<string, unknown> = {}) =>
     (await client.callTool({ name, arguments: args }, undefined, {
       timeout: 120_000,

@@ -33,6 +33,8 @@ const EXIT_AFTER_KILL_WAIT_MS = 500;
 const SHUTDOWN_FINAL_WAIT_MS = 500;
 
 export interface ExecutionSpec {
+  /** The execution id, when the caller chose it before the spawn (the audit's exec-start, §22.1). */
+  id?: string;
   launch: LaunchSpec;
   input?: Buffer;
   timeoutMs: number;
@@ -76,7 +78,7 @@ export function newExecutionId(): string {
 
 /** A running (or finished) execution. Create with `Execution.start`. */
 export class Execution {
-  readonly id = newExecutionId();
+  readonly id: string;
   readonly result: Promise<CanonicalResult>;
   private readonly startedAt = performance.now();
   private readonly output: ExecutionOutput;
@@ -99,6 +101,7 @@ export class Execution {
     private readonly child: StartedChild,
     private readonly tree: ProcessTree,
   ) {
+    this.id = spec.id ?? newExecutionId();
     this.output = new ExecutionOutput(
       spec.inlineBudget,
       spec.artifactPolicy,

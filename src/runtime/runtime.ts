@@ -12,7 +12,7 @@ import { STREAMS } from "../output/types.js";
 import { MatchPacer } from "../search/pacer.js";
 import { compileBoundedPattern } from "../search/pattern.js";
 import { confinedSelection, confineLaunch } from "./confine.js";
-import { Execution } from "./execution.js";
+import { Execution, newExecutionId } from "./execution.js";
 import { HandleRegistry } from "./handles.js";
 import { buildEnvironmentReport } from "./inspect.js";
 import { LineScanner, readLivePage, waitForActivity } from "./live.js";
@@ -322,9 +322,30 @@ export class CommandRuntime {
         logicalName: program.name,
         executable: program.executable,
       };
-      // Unconfined: the child starts in the very directory that was checked (#14).
-      const pinned = confined ? undefined : pinCwd(cwd, this.options.roots, launch.platform);
+      const selected = confinedSelection(selection, confined);
+      // §22.1: exec-start is written (and sealed) before the spawn; a failed start after it gets
+      // its exec record with the error code.
+      const recorder = admission?.recorder;
+      const start = { executionId: newExecutionId(), ...selected };
+      const startFailed = async (error: unknown) => {
+        recorder?.failed(start, error instanceof CommandError ? error.code : "SPAWN_FAILED");
+        await confined?.dispose();
+        throw error;
+      };
+      let pinned: ReturnType<typeof pinCwd> | undefined;
+      try {
+        recorder?.started(start);
+        // Unconfined: the child starts in the very directory that was checked (#14).
+        pinned = confined ? undefined : pinCwd(cwd, this.options.roots, launch.platform);
+      } catch (error) {
+        if (recorder && !(error instanceof CommandError && error.code === "AUDIT_UNAVAILABLE")) {
+          await startFailed(error);
+        }
+        await confined?.dispose();
+        throw error;
+      }
       const execution = await Execution.start({
+        id: start.executionId,
         launch: confined?.launch ?? { ...launch, spawnCwd: pinned?.spawnCwd },
         treeFor: confined?.tree,
         input,
@@ -334,17 +355,14 @@ export class CommandRuntime {
         artifactPolicy: program.policy.artifactPolicy,
         inlineBudget: this.options.settings.inlineBudget,
         artifacts: this.options.artifacts,
-        selection: confinedSelection(selection, confined),
+        selection: selected,
         mayOutliveCall,
         background: lane === "background",
         observeOutput: admission?.recorder?.observe,
       })
-        .catch(async (error: unknown) => {
-          await confined?.dispose();
-          throw error;
-        })
+        .catch(startFailed)
         .finally(() => pinned?.close());
-      if (admission?.recorder) void execution.result.then(admission.recorder.finish, () => {});
+      if (recorder) void execution.result.then(recorder.finish, () => {});
       this.active.add(execution);
       this.options.groups?.add(execution.pid);
       void execution.result

@@ -38,8 +38,9 @@ export interface AuditCopy {
   /** How many sends failed so far. */
   failures(): number;
   /** What system_environment reports: the configured target. */
-  readonly target: true | string;
-  close(): void;
+  readonly target: string;
+  /** Flushes what is queued (bounded in time) and closes. */
+  close(): Promise<void>;
 }
 
 /** What the copy of one record says (never the arguments). */
@@ -124,7 +125,7 @@ export class AuditTrail {
     });
     if (trail.failure) {
       fs.closeSync(fd);
-      copy?.close();
+      void copy?.close();
       throw unavailable(trail.failure);
     }
     return trail;
@@ -178,12 +179,12 @@ export class AuditTrail {
     );
   }
 
-  /** Clean shutdown: chain-end with the final seq; idempotent. */
-  close(): void {
+  /** Clean shutdown: chain-end with the final seq, then the copy is flushed; idempotent. */
+  async close(): Promise<void> {
     if (this.ended) return;
     this.write("chain-end", this.copy ? { syslogFailures: this.copy.failures() } : {});
     this.ended = true;
-    this.copy?.close();
+    await this.copy?.close();
     try {
       fs.closeSync(this.fd);
     } catch {

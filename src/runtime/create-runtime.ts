@@ -48,6 +48,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Comm
     },
     env,
     onAuditFailure: (message) => log(`audit log failed, executions are refused: ${message}`),
+    log,
   });
   // §20: fails closed (SANDBOX_UNAVAILABLE) when a confined program's adapter is missing or broken.
   const confinement = await openConfinementFor({

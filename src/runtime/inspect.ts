@@ -75,7 +75,14 @@ export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentRepo
       handleRetentionMs: HANDLE_RETENTION_MS,
       handleRetentionCount: HANDLE_RETENTION_COUNT,
     },
-    audit: options.audit ? { path: options.audit.path, args: options.audit.argsMode } : null,
+    audit: options.audit
+      ? {
+          path: options.audit.path,
+          args: options.audit.argsMode,
+          sealed: options.audit.sealed,
+          syslog: options.audit.copy?.target ?? null,
+        }
+      : null,
     sandbox: options.confinement?.adapter ?? null,
   };
 }

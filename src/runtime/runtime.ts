@@ -203,7 +203,7 @@ export class CommandRuntime {
     for (const execution of running) execution.shutdown();
     await within(Promise.allSettled(running.map((e) => e.result)), CLOSE_WAIT_MS, undefined);
     await this.handles.clear();
-    this.options.audit?.close();
+    await this.options.audit?.close();
     await this.options.artifacts?.close();
     await this.options.groups?.close();
     this.options.confinement?.close();

@@ -39,6 +39,8 @@ function summary(record: Json): string {
         `${record.artifact ? `, artifact ${record.artifact}` : ""}, ${client}`
       );
     }
+    case "exec-start":
+      return `${record.program} ${argsText(record)} in ${record.cwd}, ${record.decision}`;
     case "denied":
       return `${record.program} ${argsText(record)} in ${record.cwd}: rule ${record.rule} (${JSON.stringify(record.reason ?? "")})`;
     case "approval":

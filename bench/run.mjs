@@ -7,7 +7,8 @@
 //   BENCH_QUICK=1        small counts (smoke test, < 30 s)
 //   BENCH_SEQUENTIAL=N   executions in the §17 sequential run (default 10000; quick 300)
 //   BENCH_ONLY=a,b       run only these benchmark ids
-//                        (cold,call,parallel,cat,big,paging,grep,confined,seq,doctor)
+//                        (cold,call,parallel,cat,big,paging,grep,confined,audit-call,
+//                        audit-startup,audit-verify,seq,doctor)
 //   BENCH_OUT=path       where the JSON goes (default $TMPDIR/system-command-mcp-bench/last-run.json)
 //   BENCH_KEEP=1         keep the temporary root/artifact/state directories
 
@@ -68,6 +69,9 @@ const TARGETS = {
   grepMiBs: 100, // MiB/s
   doctor: 1.6, // × node -e ""
   confinedExtraMs: 3, // confined /bin/true ≤ unconfined + 3 ms
+  auditCallExtraMs: 2, // §22.1: per call with a sealed audit log ≤ unaudited + 2 ms
+  auditStartup: 1.1, // startup with a 100,000-record audit log ≤ 1.1 × none
+  auditVerifyMBs: 50, // audit verify --key ≥ 50 MB/s
   seqRss: 1.1, // RSS after 10,000 ≤ 1.1 × RSS after the first 200
 };
 
@@ -472,7 +476,7 @@ async function benchScript(id, file, judge) {
     return;
   }
   const { code, stdout, stderr } = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file], {
+    const child = spawn(process.execPath, [file, ...(judge.args ?? [])], {
       env: {
         ...process.env,
         BENCH_CLI_ENTRY: CLI_ENTRY,
@@ -525,6 +529,33 @@ const benchConfined = () =>
     format: (v) => `${v >= 0 ? "+" : ""}${v.toFixed(2)} ms`,
     pass: (v) => v <= TARGETS.confinedExtraMs,
   });
+
+const benchAudit = {
+  call: () =>
+    benchScript("audit-call", path.join(BENCH_DIR, "audit.mjs"), {
+      args: ["call"],
+      target: `≤ +${TARGETS.auditCallExtraMs} ms`,
+      measure: (r) => r.extraMs,
+      format: (v) => `${v >= 0 ? "+" : ""}${v.toFixed(2)} ms`,
+      pass: (v) => v <= TARGETS.auditCallExtraMs,
+    }),
+  startup: () =>
+    benchScript("audit-startup", path.join(BENCH_DIR, "audit.mjs"), {
+      args: ["startup"],
+      target: `≤ ${TARGETS.auditStartup}×`,
+      measure: (r) => r.ratio,
+      format: (v) => `${v.toFixed(2)}×`,
+      pass: (v) => v <= TARGETS.auditStartup,
+    }),
+  verify: () =>
+    benchScript("audit-verify", path.join(BENCH_DIR, "audit.mjs"), {
+      args: ["verify"],
+      target: `≥ ${TARGETS.auditVerifyMBs} MB/s`,
+      measure: (r) => r.mbPerSecond,
+      format: (v) => `${v.toFixed(0)} MB/s`,
+      pass: (v) => v >= TARGETS.auditVerifyMBs,
+    }),
+};
 
 /** Reference floor for publishing: spawn, pipe stdout into a file with a write stream, close. */
 async function rawToFile(file, args, target) {
@@ -890,6 +921,9 @@ try {
   }
   await step("grep", "grep over a 100 MiB artifact", benchGrep);
   await step("confined", "confined /bin/true", benchConfined);
+  await step("audit-call", "per call with a sealed audit log", benchAudit.call);
+  await step("audit-startup", "startup with a 100,000-record audit log", benchAudit.startup);
+  await step("audit-verify", "audit verify --key throughput", benchAudit.verify);
   await step("seq", "sequential executions", benchSequential);
   await step("doctor", "static doctor", benchDoctor);
 } finally {

@@ -6,7 +6,7 @@
 // belong to an earlier seal, which this key cannot check.
 
 import type { AuditProblem } from "./audit-verify.js";
-import { evolve, macEquals, sealMac, splitSealed } from "./seal-keys.js";
+import { evolve, macEquals, splitMac, splitSealed } from "./seal-keys.js";
 import type { SealState } from "./seal-state.js";
 
 /** What the seal check found, besides problems. */
@@ -58,7 +58,7 @@ export class SealChecker {
     if (
       split.index === 0 &&
       this.expected !== 0 &&
-      macEquals(split.mac, sealMac(this.k1, split.body))
+      macEquals(split.mac, splitMac(this.k1, split))
     ) {
       // `audit seal --force` began a new seal here.
       const from = this.firstLine ?? line;
@@ -80,7 +80,7 @@ export class SealChecker {
       if (split.index < this.expected) return;
       for (; this.expected < split.index; this.expected++) this.key = evolve(this.key);
     }
-    if (!macEquals(split.mac, sealMac(this.key, split.body))) {
+    if (!macEquals(split.mac, splitMac(this.key, split))) {
       this.problem(
         line,
         `the seal (index ${split.index}) does not verify under the key derived from K: the line was changed or forged`,

@@ -5,8 +5,8 @@
 
 import fs from "node:fs";
 import { errnoCode } from "../errors.js";
-import { evolve, macEquals, sealedLine, sealMac, splitSealed } from "./seal-keys.js";
-import { SEAL_LOCK_SUFFIX, withSealLock } from "./seal-lock.js";
+import { evolve, macEquals, sealedLine, sealMac, splitMac, splitSealed } from "./seal-keys.js";
+import { releaseSources, SEAL_LOCK_SUFFIX, withSealLock } from "./seal-lock.js";
 import { readSealStateFd, sealStatePath, writeSealStateFd, type SealState } from "./seal-state.js";
 
 const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
@@ -31,6 +31,11 @@ export class AuditSealer {
   ) {
     this.statePath = sealStatePath(logPath);
     this.lockPath = `${this.statePath}${SEAL_LOCK_SUFFIX}`;
+  }
+
+  /** Removes this process's lock source file (at a clean shutdown). */
+  close(): void {
+    releaseSources();
   }
 
   /** Whether a seal state exists now. */
@@ -93,7 +98,7 @@ export class AuditSealer {
     if (record?.seal === undefined) return false;
     const split = splitSealed(line, record.seal);
     if (typeof split === "string" || split.index !== state.index) return false;
-    return macEquals(split.mac, sealMac(state.key, split.body));
+    return macEquals(split.mac, splitMac(state.key, split));
   }
 
   /** The log's last complete line (without its newline), or undefined when there is none. */

@@ -184,6 +184,7 @@ export class AuditTrail {
     if (this.ended) return;
     this.write("chain-end", this.copy ? { syslogFailures: this.copy.failures() } : {});
     this.ended = true;
+    this.sealer.close();
     await this.copy?.close();
     try {
       fs.closeSync(this.fd);

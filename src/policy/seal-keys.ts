@@ -43,10 +43,15 @@ export function sealedLine(body: string, index: number, mac: string): string {
 
 /** A sealed line split into the bytes its MAC covers and its seal. */
 export interface SplitSeal {
-  /** The line up to the seal member, followed by `}`. */
-  body: Buffer;
+  /** The line up to (not including) the seal member; the MAC covers these bytes and then `}`. */
+  head: Buffer;
   index: number;
   mac: string;
+}
+
+/** The MAC of a split line: its head followed by `}` (no copy of the line). */
+export function splitMac(key: Buffer, split: SplitSeal): string {
+  return createHmac("sha256", key).update(split.head).update("}").digest("hex");
 }
 
 /**
@@ -68,12 +73,9 @@ export function splitSealed(line: Buffer, seal: unknown): SplitSeal | string {
   ) {
     return 'the seal is not {"index": integer ≥ 0, "mac": 64 hex} as the line\'s last member';
   }
-  const tail = `${SEAL_MEMBER}${JSON.stringify({ index: value.index, mac: value.mac })}}`;
-  if (line.length - at !== tail.length || line.toString("utf8", at) !== tail) {
+  const tail = `${SEAL_MEMBER}{"index":${value.index},"mac":"${value.mac}"}}`;
+  if (line.length - at !== tail.length || line.toString("latin1", at) !== tail) {
     return "the seal is not the line's last member in the form the writer gives it";
   }
-  const body = Buffer.allocUnsafe(at + 1);
-  line.copy(body, 0, 0, at);
-  body[at] = 0x7d; // "}"
-  return { body, index: value.index, mac: value.mac };
+  return { head: line.subarray(0, at), index: value.index, mac: value.mac };
 }

@@ -92,20 +92,33 @@ function breakLock(file: string, judged: string | undefined): void {
   fs.rmSync(aside, { recursive: true, force: true });
 }
 
+/** This process's lock content and the file it is linked from, per lock path (made once). */
+const sources = new Map<string, { temp: string; content: string }>();
+
+/** The temporary file a lock is linked from: written once per process, removed at exit. */
+function sourceFor(file: string): { temp: string; content: string } {
+  let source = sources.get(file);
+  if (source && fs.existsSync(source.temp)) return source;
+  const nonce = randomBytes(NONCE_BYTES).toString("hex");
+  const content = JSON.stringify({ pid: process.pid, start: ownStart, nonce });
+  const temp = `${file}.tmp-${process.pid}-${nonce}`;
+  fs.writeFileSync(temp, content, { mode: PRIVATE_FILE_MODE, flag: "wx" });
+  if (sources.size === 0) process.once("exit", releaseSources);
+  source = { temp, content };
+  sources.set(file, source);
+  return source;
+}
+
+/** Removes this process's temporary lock sources (a SIGKILLed process leaves its few bytes). */
+export function releaseSources(): void {
+  for (const { temp } of sources.values()) fs.rmSync(temp, { force: true });
+  sources.clear();
+}
+
 /** Runs `body` holding the lock `file`; throws (with the errno or a timeout) when it cannot. */
 export function withSealLock<T>(file: string, body: () => T): T {
-  const content = JSON.stringify({
-    pid: process.pid,
-    start: ownStart,
-    nonce: randomBytes(NONCE_BYTES).toString("hex"),
-  });
-  const temp = `${file}.tmp-${process.pid}-${randomBytes(NONCE_BYTES).toString("hex")}`;
-  fs.writeFileSync(temp, content, { mode: PRIVATE_FILE_MODE, flag: "wx" });
-  try {
-    acquire(temp, file);
-  } finally {
-    fs.rmSync(temp, { force: true });
-  }
+  const { temp, content } = sourceFor(file);
+  acquire(temp, file);
   try {
     return body();
   } finally {

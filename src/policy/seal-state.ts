@@ -63,7 +63,8 @@ export function writeSealStateFd(fd: number, state: SealState): void {
   const bytes = Buffer.from(serializeSealState(state), "utf8");
   const written = fs.writeSync(fd, bytes, 0, bytes.length, 0);
   if (written !== bytes.length) throw new Error(`short write (${written} of ${bytes.length})`);
-  fs.ftruncateSync(fd, bytes.length);
+  // The state only grows (its index gains digits); a truncation is needed only after --force.
+  if (fs.fstatSync(fd).size !== bytes.length) fs.ftruncateSync(fd, bytes.length);
   fs.fdatasyncSync(fd);
 }
 

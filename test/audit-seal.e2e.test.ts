@@ -4,28 +4,12 @@
 // the seal state is checked: missing, forged, rolled back, copied elsewhere (--state), replaced.
 
 import { createHmac, randomBytes } from "node:crypto";
-import {
-  chmodSync,
-  copyFileSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, copyFileSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attackDir, identities, type AttackDir } from "./helpers/identity.js";
 import { defaultManifest } from "./helpers/server.js";
-import {
-  auditServer,
-  cliAs,
-  closeAndWait,
-  copyOf,
-  records,
-  seal,
-  session,
-} from "./audit-helpers.js";
+import { auditServer, cliAs, closeAndWait, records, seal, session } from "./audit-helpers.js";
 
 type Json = Record<string, any>;
 

@@ -7,6 +7,7 @@
 
 import type { AuditProblem } from "./audit-verify.js";
 import { evolve, macEquals, splitMac, splitSealed } from "./seal-keys.js";
+import { KeyChain } from "./seal-key-chain.js";
 import type { SealState } from "./seal-state.js";
 
 /** What the seal check found, besides problems. */
@@ -25,7 +26,7 @@ export interface SealSummary {
 export class SealChecker {
   private readonly k1: Buffer;
   private expected = 0;
-  private key: Buffer;
+  private readonly keys: KeyChain;
   private lastLine = 0;
   private sealed = 0;
   private before = 0;
@@ -34,9 +35,10 @@ export class SealChecker {
   /** Problems of the current seal segment (dropped when a later index 0 starts a new seal). */
   private segment: AuditProblem[] = [];
 
-  constructor(verificationKey: Buffer) {
+  /** `expectedRecords`: how many sealed records the state says there are (sizes the key chain). */
+  constructor(verificationKey: Buffer, expectedRecords: number) {
     this.k1 = evolve(verificationKey);
-    this.key = this.k1;
+    this.keys = new KeyChain(this.k1, expectedRecords);
   }
 
   /** Checks one parsed record's line. */
@@ -67,7 +69,6 @@ export class SealChecker {
       );
       this.segment = [];
       this.expected = 0;
-      this.key = this.k1;
       this.sealed = 0;
       this.firstLine = null;
     }
@@ -78,9 +79,8 @@ export class SealChecker {
           : `seal index ${split.index} where ${this.expected} was expected: records were reordered or copied`;
       this.problem(line, why);
       if (split.index < this.expected) return;
-      for (; this.expected < split.index; this.expected++) this.key = evolve(this.key);
     }
-    if (!macEquals(split.mac, splitMac(this.key, split))) {
+    if (!macEquals(split.mac, splitMac(this.keys.keyFor(split.index), split))) {
       this.problem(
         line,
         `the seal (index ${split.index}) does not verify under the key derived from K: the line was changed or forged`,
@@ -90,7 +90,6 @@ export class SealChecker {
     this.lastLine = line;
     this.sealed += 1;
     this.expected = split.index + 1;
-    this.key = evolve(this.key);
   }
 
   /** Checks the seal state against where the log ends; `endLine` is the log's last line number. */
@@ -119,15 +118,12 @@ export class SealChecker {
       stateIndex,
       notes: this.notes,
     };
+    this.keys.close();
     return { problems: this.segment, summary };
   }
 
   private checkState(state: SealState, at: number): void {
-    // The key for state.index, continued from where the log ended (or from k1 when it is behind).
-    let key = state.index >= this.expected ? this.key : this.k1;
-    for (let i = state.index >= this.expected ? this.expected : 0; i < state.index; i++)
-      key = evolve(key);
-    if (!macEquals(key.toString("hex"), state.key.toString("hex"))) {
+    if (!macEquals(this.keyOfState(state.index), state.key.toString("hex"))) {
       this.problem(
         at,
         `the seal state's key is not the one derived from K for its index ${state.index}: the state was forged, or belongs to another seal`,
@@ -153,6 +149,16 @@ export class SealChecker {
         `the log has sealed records up to index ${this.expected - 1} but the seal state is at index ${state.index}: the state was rolled back (restored from an earlier copy)`,
       );
     }
+  }
+
+  /** The key derived for the state's index (hex), computed before the worker is stopped. */
+  private stateKey: { index: number; hex: string } | undefined;
+
+  private keyOfState(index: number): string {
+    if (this.stateKey?.index !== index) {
+      this.stateKey = { index, hex: this.keys.keyFor(index).toString("hex") };
+    }
+    return this.stateKey.hex;
   }
 
   private problem(line: number, message: string): void {

@@ -17,7 +17,10 @@ export interface FileVerifyReport {
 /** Reads and checks `file`; `key` (32 bytes) adds the seal check against `stateFile`. */
 export function verifyAuditFile(file: string, key?: Buffer, stateFile?: string): FileVerifyReport {
   const chains = new ChainChecker();
-  const seals = key ? new SealChecker(key) : undefined;
+  const state = key && stateFile !== undefined ? readSealStateFile(stateFile) : undefined;
+  const expected =
+    state !== undefined && typeof state === "object" && "index" in state ? state.index + 1 : 0;
+  const seals = key ? new SealChecker(key, expected) : undefined;
   let lines = 0;
   forEachLine(
     file,
@@ -33,7 +36,7 @@ export function verifyAuditFile(file: string, key?: Buffer, stateFile?: string):
   );
   const report = chains.report();
   if (!seals || stateFile === undefined) return { ...report, lines };
-  const sealed = seals.finish(readSealStateFile(stateFile), stateFile, lines);
+  const sealed = seals.finish(state ?? "missing", stateFile, lines);
   const problems = [...report.problems, ...sealed.problems].sort((a, b) => a.line - b.line);
   return { lines, chains: report.chains, problems, seal: sealed.summary };
 }

@@ -7,7 +7,8 @@
 //   BENCH_QUICK=1        small counts (smoke test, < 30 s)
 //   BENCH_SEQUENTIAL=N   executions in the §17 sequential run (default 10000; quick 300)
 //   BENCH_ONLY=a,b       run only these benchmark ids
-//                        (cold,list,tokens,call,parallel,cat,big,paging,grep,confined,gitscan,first-call,seq,doctor)
+//                        (cold,list,tokens,call,parallel,cat,big,paging,grep,confined,gitscan,
+//                        first-call,audit-call,audit-startup,audit-verify,seq,doctor)
 //   BENCH_OUT=path       where the JSON goes (default $TMPDIR/system-command-mcp-bench/last-run.json)
 //   BENCH_KEEP=1         keep the temporary root/artifact/state directories
 
@@ -71,6 +72,9 @@ const TARGETS = {
   doctor: 1.6, // × node -e ""
   confinedOverBwrapMs: 1, // confined /bin/true adds ≤ raw bwrap (same argv + start script) + 1 ms
   gitScanMs: 1, // §20.1 git-directory scan of a Root with 50 directories, p50
+  auditCallExtraMs: 2, // §22.1: per call with a sealed audit log ≤ unaudited + 2 ms
+  auditStartup: 1.1, // startup with a 100,000-record audit log ≤ 1.1 × none
+  auditVerifyMBs: 50, // audit verify --key ≥ 50 MB/s
   seqRss: 1.1, // RSS after 10,000 ≤ 1.1 × RSS after the first 200
   firstCall: 1.5, // the first tools/call of a fresh server ≤ 1.5 × a later one (issue 24)
 };
@@ -526,7 +530,7 @@ async function benchScript(id, file, judge) {
     return;
   }
   const { code, stdout, stderr } = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file], {
+    const child = spawn(process.execPath, [file, ...(judge.args ?? [])], {
       env: {
         ...process.env,
         BENCH_CLI_ENTRY: CLI_ENTRY,
@@ -595,6 +599,33 @@ const benchGitScan = () =>
     format: (v) => `${v.toFixed(3)} ms`,
     pass: (v) => v <= TARGETS.gitScanMs,
   });
+
+const benchAudit = {
+  call: () =>
+    benchScript("audit-call", path.join(BENCH_DIR, "audit.mjs"), {
+      args: ["call"],
+      target: `≤ +${TARGETS.auditCallExtraMs} ms`,
+      measure: (r) => r.extraMs,
+      format: (v) => `${v >= 0 ? "+" : ""}${v.toFixed(2)} ms`,
+      pass: (v) => v <= TARGETS.auditCallExtraMs,
+    }),
+  startup: () =>
+    benchScript("audit-startup", path.join(BENCH_DIR, "audit.mjs"), {
+      args: ["startup"],
+      target: `≤ ${TARGETS.auditStartup}×`,
+      measure: (r) => r.ratio,
+      format: (v) => `${v.toFixed(2)}×`,
+      pass: (v) => v <= TARGETS.auditStartup,
+    }),
+  verify: () =>
+    benchScript("audit-verify", path.join(BENCH_DIR, "audit.mjs"), {
+      args: ["verify"],
+      target: `≥ ${TARGETS.auditVerifyMBs} MB/s`,
+      measure: (r) => r.mbPerSecond,
+      format: (v) => `${v.toFixed(0)} MB/s`,
+      pass: (v) => v >= TARGETS.auditVerifyMBs,
+    }),
+};
 
 /** Reference floor for publishing: spawn, pipe stdout into a file with a write stream, close. */
 async function rawToFile(file, args, target) {
@@ -964,6 +995,9 @@ try {
   await step("confined", "confined /bin/true", benchConfined);
   await step("gitscan", "git-directory scan", benchGitScan);
   await step("first-call", "first tools/call of a fresh server", benchFirstCall);
+  await step("audit-call", "per call with a sealed audit log", benchAudit.call);
+  await step("audit-startup", "startup with a 100,000-record audit log", benchAudit.startup);
+  await step("audit-verify", "audit verify --key throughput", benchAudit.verify);
   await step("seq", "sequential executions", benchSequential);
   await step("doctor", "static doctor", benchDoctor);
 } finally {

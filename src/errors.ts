@@ -81,6 +81,8 @@ export const ERROR_CODES = [
   "MIGRATION_DEFAULT_VERSION_UNAVAILABLE",
   "APPROVAL_NOT_FOUND",
   "AUDIT_CHAIN_BROKEN",
+  "AUDIT_SEAL_BROKEN",
+  "AUDIT_SEAL_EXISTS",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -97,17 +97,25 @@ describe("the audit log of one session", () => {
   it("creates the file 0600 in a new 0700 directory and reports it in system_environment", () => {
     expect(statSync(log).mode & 0o777).toBe(0o600);
     expect(statSync(path.dirname(log)).mode & 0o777).toBe(0o700);
-    expect(results.environment.audit).toEqual({ path: log, args: "digest" });
+    expect(results.environment.audit).toEqual({
+      path: log,
+      args: "digest",
+      sealed: false,
+      syslog: null,
+    });
   });
 
-  it("records chain-start, exec, denied, approval, exec, chain-end with chain, seq and prev", () => {
+  it("records chain-start, exec-start and exec, denied, approval, chain-end with chain, seq and prev", () => {
     const all = records(log);
     expect(all.map((r) => r.event)).toEqual([
       "chain-start",
+      "exec-start",
       "exec",
+      "exec-start",
       "exec",
       "denied",
       "approval",
+      "exec-start",
       "exec",
       "chain-end",
     ]);
@@ -191,14 +199,15 @@ describe("the audit log of one session", () => {
     const verify = cli(dir, ["audit", "verify", log]);
     expect(verify.status, verify.stdout + verify.stderr).toBe(0);
     expect(verify.stdout).toMatch(/closed/);
-    expect(verify.stdout).toMatch(/^ok: 7 lines in 1 chain/m);
-    const tail = cli(dir, ["audit", "tail", "-n", "3", log]);
+    expect(verify.stdout).toMatch(/^ok: 10 lines in 1 chain/m);
+    const tail = cli(dir, ["audit", "tail", "-n", "4", log]);
     expect(tail.status).toBe(0);
     const shown = tail.stdout.trimEnd().split("\n");
-    expect(shown).toHaveLength(3);
+    expect(shown).toHaveLength(4);
     expect(shown[0]).toMatch(/ approval .*approved via elicitation/);
-    expect(shown[1]).toMatch(/ exec .*"true" argsDigest [0-9a-f]{12} in .* → exit 0.* approved/);
-    expect(shown[2]).toMatch(/ chain-end /);
+    expect(shown[1]).toMatch(/ exec-start .*"true" argsDigest [0-9a-f]{12} in .*, approved/);
+    expect(shown[2]).toMatch(/ exec .*"true" argsDigest [0-9a-f]{12} in .* → exit 0.* approved/);
+    expect(shown[3]).toMatch(/ chain-end /);
     const raw = cli(dir, ["audit", "tail", "-n", "2", "--json", log]);
     const lines = readFileSync(log, "utf8").trimEnd().split("\n");
     expect(raw.stdout).toBe(lines.slice(-2).join("\n") + "\n");
@@ -243,7 +252,7 @@ describe("the audit log of one session", () => {
       writeFileSync(copy, bytes.subarray(0, bytes.length - 10));
       const run = cli(dir, ["audit", "verify", copy]);
       expect(run.status).toBe(1);
-      expect(run.stdout).toMatch(/^line 7: truncated/m);
+      expect(run.stdout).toMatch(/^line 10: truncated/m);
     });
 
     it("a chain without chain-end verifies, reported as open", () => {

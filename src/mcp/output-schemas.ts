@@ -213,8 +213,16 @@ export const environmentReportSchema: Schema = {
       oneOf: [
         {
           type: "object",
-          properties: { path: string, args: { type: "string", enum: ["digest", "full"] } },
-          required: ["path", "args"],
+          properties: {
+            path: string,
+            args: { type: "string", enum: ["digest", "full"] },
+            sealed: { type: "boolean", description: "a seal state is beside the log (§22.1)" },
+            syslog: {
+              description: "where each record's copy is sent (§22.1), or null",
+              oneOf: [{ type: "string" }, { type: "null" }],
+            },
+          },
+          required: ["path", "args", "sealed", "syslog"],
           additionalProperties: false,
         },
         { type: "null" },

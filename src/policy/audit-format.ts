@@ -64,6 +64,8 @@ function summary(record: Json): string {
         `${record.artifact ? `, artifact ${token(record.artifact)}` : ""}, ${client}`
       );
     }
+    case "exec-start":
+      return `${record.program} ${argsText(record)} in ${record.cwd}, ${record.decision}`;
     case "denied":
       return `${show(record.program)} ${argsText(record)} in ${show(record.cwd)}: rule ${token(record.rule)} (${show(record.reason ?? "")})`;
     case "approval":

@@ -2,16 +2,18 @@
 // hash chain per server process (`chain`, `seq`, `prev`), never an environment value, input or
 // output byte. A record that cannot be written closes the gate: nothing runs unrecorded.
 
-import { createHash, type Hash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { CommandError, errnoCode } from "../errors.js";
+import { execRecorder, type ExecRecorder } from "./audit-exec.js";
+import { AuditSealer } from "./audit-sealer.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./constants.js";
 import { argsDigest, randomId, sha256Hex } from "./digest.js";
 import type { AuditArgsMode, PolicyProgram } from "./types.js";
 
+export type { ExecOutcome, ExecRecorder, ExecStart } from "./audit-exec.js";
+
 type Fields = Record<string, unknown>;
-type StreamName = "stdout" | "stderr";
 
 /** What chain-start records about the server. */
 export interface ChainStartFacts {
@@ -21,18 +23,6 @@ export interface ChainStartFacts {
   roots: readonly string[];
 }
 
-/** The end of an execution as the exec record needs it (a subset of the Canonical Result). */
-export interface ExecOutcome {
-  executionId: string;
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  cancelled: boolean;
-  durationMs: number;
-  artifact: { id?: string };
-  programSelection: { executable: string; sandbox?: unknown };
-}
-
 /** The call facts the audit records carry. */
 export interface AuditCall {
   program: PolicyProgram;
@@ -40,10 +30,27 @@ export interface AuditCall {
   cwd: string;
 }
 
-/** Hashes both streams while they are read (no second read) and writes the exec record. */
-export interface ExecRecorder {
-  observe(stream: StreamName, chunk: Uint8Array): void;
-  finish(outcome: ExecOutcome): void;
+/** Where the trail sends a copy of each record (the system log, §22.1), when configured. */
+export interface AuditCopy {
+  /** Sends one record's summary; never throws, never blocks. */
+  send(record: AuditCopyRecord): void;
+  /** How many sends failed so far. */
+  failures(): number;
+  /** What system_environment reports: the configured target. */
+  readonly target: string;
+  /** Flushes what is queued (bounded in time) and closes. */
+  close(): Promise<void>;
+}
+
+/** What the copy of one record says (never the arguments). */
+export interface AuditCopyRecord {
+  event: string;
+  chain: string;
+  seq: number;
+  seal: number | null;
+  sha256: string;
+  program: string | null;
+  exitCode: number | null;
 }
 
 const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
@@ -55,6 +62,7 @@ export class AuditTrail {
   private prev: string | null = null;
   private failure: string | undefined;
   private ended = false;
+  private readonly sealer: AuditSealer;
 
   private constructor(
     readonly path: string,
@@ -62,7 +70,16 @@ export class AuditTrail {
     private readonly fd: number,
     private readonly identity: fs.Stats,
     private readonly onFailure: (message: string) => void,
-  ) {}
+    /** The system-log copy (§22.1), when configured. */
+    readonly copy: AuditCopy | undefined,
+  ) {
+    this.sealer = new AuditSealer(path, fd);
+  }
+
+  /** Whether the log is sealed now (a seal state beside it, §22.1). */
+  get sealed(): boolean {
+    return this.sealer.sealed();
+  }
 
   /** Opens (creating 0600, its directory 0700) and writes chain-start; AUDIT_UNAVAILABLE if not. */
   static open(
@@ -70,6 +87,7 @@ export class AuditTrail {
     argsMode: AuditArgsMode,
     facts: ChainStartFacts,
     onFailure: (message: string) => void = () => {},
+    copy?: AuditCopy,
   ): AuditTrail {
     const target = path.resolve(file);
     let fd: number;
@@ -77,7 +95,7 @@ export class AuditTrail {
       fs.mkdirSync(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
       fd = fs.openSync(
         target,
-        fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | NOFOLLOW,
+        fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | NOFOLLOW,
         PRIVATE_FILE_MODE,
       );
     } catch (error) {
@@ -95,7 +113,7 @@ export class AuditTrail {
       fs.closeSync(fd);
       throw unavailable(`the audit log ${target} is not a regular file`);
     }
-    const trail = new AuditTrail(target, argsMode, fd, stats, onFailure);
+    const trail = new AuditTrail(target, argsMode, fd, stats, onFailure, copy);
     trail.write("chain-start", {
       serverVersion: facts.serverVersion,
       pid: process.pid,
@@ -106,6 +124,7 @@ export class AuditTrail {
     });
     if (trail.failure) {
       fs.closeSync(fd);
+      void copy?.close();
       throw unavailable(trail.failure);
     }
     return trail;
@@ -142,54 +161,30 @@ export class AuditTrail {
     this.writeOrThrow("approval", { id, outcome, via, detail });
   }
 
-  /** Starts recording one admitted execution; its record is written when it ends. */
+  /** Starts recording one admitted execution: exec-start before the spawn, exec at its end. */
   execution(
     call: AuditCall,
     decision: "allow" | "approved",
     client: { name: string; version: string } | undefined,
   ): ExecRecorder {
-    const hashes: Record<StreamName, Hash> = {
-      stdout: createHash("sha256"),
-      stderr: createHash("sha256"),
+    const facts = {
+      client: client ? { name: client.name, version: client.version } : null,
+      program: call.program.name,
+      ...this.argsFields(call.args),
+      cwd: call.cwd,
     };
-    const bytes: Record<StreamName, number> = { stdout: 0, stderr: 0 };
-    return {
-      observe(stream, chunk) {
-        hashes[stream].update(chunk);
-        bytes[stream] += chunk.length;
-      },
-      finish: (outcome) => {
-        const stream = (name: StreamName) => ({
-          bytes: bytes[name],
-          sha256: hashes[name].digest("hex"),
-        });
-        this.write("exec", {
-          executionId: outcome.executionId,
-          client: client ? { name: client.name, version: client.version } : null,
-          program: call.program.name,
-          executable: outcome.programSelection.executable,
-          ...this.argsFields(call.args),
-          cwd: call.cwd,
-          sandbox: outcome.programSelection.sandbox ?? null,
-          decision,
-          exitCode: outcome.exitCode,
-          signal: outcome.signal,
-          timedOut: outcome.timedOut,
-          cancelled: outcome.cancelled,
-          durationMs: outcome.durationMs,
-          stdout: stream("stdout"),
-          stderr: stream("stderr"),
-          artifact: outcome.artifact.id ?? null,
-        });
-      },
-    };
+    return execRecorder(facts, decision, (event, fields) =>
+      event === "exec-start" ? this.writeOrThrow(event, fields) : this.write(event, fields),
+    );
   }
 
-  /** Clean shutdown: chain-end with the final seq; idempotent. */
-  close(): void {
+  /** Clean shutdown: chain-end with the final seq, then the copy is flushed; idempotent. */
+  async close(): Promise<void> {
     if (this.ended) return;
-    this.write("chain-end", {});
+    this.write("chain-end", this.copy ? { syslogFailures: this.copy.failures() } : {});
     this.ended = true;
+    this.sealer.close();
+    await this.copy?.close();
     try {
       fs.closeSync(this.fd);
     } catch {
@@ -206,7 +201,10 @@ export class AuditTrail {
     if (this.failure) throw unavailable(this.failure);
   }
 
-  /** One record, one write(2); a short or failed write marks the log failed for good. */
+  /**
+   * One record, one write(2) — sealed when the log has a seal state (§22.1); a short or failed
+   * write marks the log failed for good. The system-log copy follows a written record.
+   */
   private write(event: string, fields: Fields): void {
     if (this.failure || this.ended) return;
     const record = {
@@ -217,21 +215,25 @@ export class AuditTrail {
       prev: this.prev,
       ...fields,
     };
-    const line = JSON.stringify(record);
-    const bytes = Buffer.from(line + "\n", "utf8");
+    let appended;
     try {
-      const written = fs.writeSync(this.fd, bytes, 0, bytes.length);
-      if (written !== bytes.length) {
-        this.fail(
-          `a short write to the audit log ${this.path} (${written} of ${bytes.length} bytes)`,
-        );
-        return;
-      }
+      appended = this.sealer.append(JSON.stringify(record));
     } catch (error) {
-      this.fail(`writing the audit log ${this.path} failed (${errnoCode(error)})`);
+      const code = errnoCode(error);
+      const detail = code !== "UNKNOWN" ? code : error instanceof Error ? error.message : code;
+      this.fail(`writing the audit log ${this.path} failed (${detail})`);
       return;
     }
-    this.prev = sha256Hex(line);
+    this.prev = sha256Hex(appended.line);
+    this.copy?.send({
+      event,
+      chain: this.chain,
+      seq: this.seq,
+      seal: appended.sealIndex,
+      sha256: this.prev,
+      program: typeof fields.program === "string" ? fields.program : null,
+      exitCode: typeof fields.exitCode === "number" ? fields.exitCode : null,
+    });
     this.seq += 1;
   }
 

@@ -1,6 +1,7 @@
 // `audit verify` (SPEC §22): checks every chain of an audit log — each record's `prev` is the
 // sha256 of the previous line of its chain, `seq` counts up from 0 without gaps, the last line is
-// complete — and names the lines whose check fails.
+// complete — and names the lines whose check fails. Lines are fed one at a time (the log is
+// streamed, never read whole).
 
 import { sha256Hex } from "./digest.js";
 
@@ -26,10 +27,9 @@ export interface VerifyReport {
   problems: AuditProblem[];
 }
 
-const EVENTS = new Set(["chain-start", "exec", "denied", "approval", "chain-end"]);
+const EVENTS = new Set(["chain-start", "exec-start", "exec", "denied", "approval", "chain-end"]);
 const CHAIN_ID = /^[0-9a-f]{32}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-const NEWLINE = 0x0a;
 
 interface ChainState extends ChainSummary {
   lastSeq: number;
@@ -41,21 +41,8 @@ interface Header {
   chain: string;
   seq: number;
   prev: string | null;
-}
-
-/** The bytes of each line (without its newline), and whether the last one was cut short. */
-function splitLines(data: Buffer): { lines: Buffer[]; truncated: boolean } {
-  const lines: Buffer[] = [];
-  let start = 0;
-  for (;;) {
-    const end = data.indexOf(NEWLINE, start);
-    if (end < 0) break;
-    lines.push(data.subarray(start, end));
-    start = end + 1;
-  }
-  const truncated = start < data.length;
-  if (truncated) lines.push(data.subarray(start));
-  return { lines, truncated };
+  /** The parsed record, for the seal check. */
+  record: Record<string, unknown>;
 }
 
 /** The chain fields of a record, or a reason why the line is not a record. */
@@ -80,7 +67,7 @@ function headerOf(bytes: Buffer): Header | string {
     return "prev is neither null nor a sha256 hex digest";
   }
   if (typeof ts !== "string" || Number.isNaN(Date.parse(ts))) return "ts is not an ISO 8601 time";
-  return { event, chain, seq, prev };
+  return { event, chain, seq, prev, record };
 }
 
 /** Checks one record against the state of its chain; returns a problem or undefined. */
@@ -107,25 +94,23 @@ function linkProblem(header: Header, state: ChainState | undefined): string | un
   return undefined;
 }
 
-/** Verifies a whole log's bytes. */
-export function verifyAuditLog(data: Buffer): VerifyReport {
-  const { lines, truncated } = splitLines(data);
-  const chains = new Map<string, ChainState>();
-  const problems: AuditProblem[] = [];
-  lines.forEach((bytes, index) => {
-    const line = index + 1;
-    if (truncated && index === lines.length - 1) {
-      problems.push({ line, message: "truncated: the last line has no newline (cut short)" });
-      return;
-    }
+/** Checks the chains of a log fed line by line. */
+export class ChainChecker {
+  private readonly chains = new Map<string, ChainState>();
+  readonly problems: AuditProblem[] = [];
+  private lines = 0;
+
+  /** Checks one complete line (without its newline); returns its record when it parses. */
+  line(bytes: Buffer, line: number): Record<string, unknown> | undefined {
+    this.lines = line;
     const header = headerOf(bytes);
     if (typeof header === "string") {
-      problems.push({ line, message: header });
-      return;
+      this.problems.push({ line, message: header });
+      return undefined;
     }
-    const state = chains.get(header.chain);
+    const state = this.chains.get(header.chain);
     const problem = linkProblem(header, state);
-    if (problem) problems.push({ line, message: problem });
+    if (problem) this.problems.push({ line, message: problem });
     // Continue from this record either way, so one bad line is reported once, not as a cascade.
     const hash = sha256Hex(bytes);
     const next: ChainState = state ?? {
@@ -142,14 +127,26 @@ export function verifyAuditLog(data: Buffer): VerifyReport {
     next.lastSeq = header.seq;
     next.lastHash = hash;
     if (header.event === "chain-end") next.state = "closed";
-    chains.set(header.chain, next);
-  });
-  const summaries = [...chains.values()].map(({ chain, firstLine, lastLine, records, state }) => ({
-    chain,
-    firstLine,
-    lastLine,
-    records,
-    state,
-  }));
-  return { lines: lines.length, chains: summaries, problems };
+    this.chains.set(header.chain, next);
+    return header.record;
+  }
+
+  /** A last line without its newline. */
+  truncated(line: number): void {
+    this.lines = line;
+    this.problems.push({ line, message: "truncated: the last line has no newline (cut short)" });
+  }
+
+  report(): VerifyReport {
+    const chains = [...this.chains.values()].map(
+      ({ chain, firstLine, lastLine, records, state }) => ({
+        chain,
+        firstLine,
+        lastLine,
+        records,
+        state,
+      }),
+    );
+    return { lines: this.lines, chains, problems: this.problems };
+  }
 }

@@ -37,6 +37,8 @@ export type AuditArgsMode = "digest" | "full";
 export interface AuditSettings {
   path?: string;
   args?: AuditArgsMode;
+  /** §22.1: also send each record's summary to the system log. */
+  syslog?: true | string;
 }
 
 /** The decision for one call: allow, or the first deciding rule and its 0-based index. */

@@ -25,10 +25,16 @@ export async function confineLaunch(
   return launcher.wrap(program.sandbox, launch, roots);
 }
 
-/** The selection a result reports: the program, plus how it was confined. */
-export function confinedSelection(
+/**
+ * The selection a confined program will report, known before the launch is wrapped (the audit
+ * log's exec-start records it before the spawn).
+ */
+export function plannedSelection(
   selection: ProgramSelection,
-  confined: ConfinedLaunch | undefined,
+  program: RegisteredProgram,
+  launcher: Launcher | undefined,
 ): ProgramSelection {
-  return confined ? { ...selection, sandbox: confined.sandbox } : selection;
+  if (!program.sandbox || !launcher) return selection;
+  const { filesystem, network } = program.sandbox;
+  return { ...selection, sandbox: { adapter: launcher.adapter.adapter, filesystem, network } };
 }

@@ -49,6 +49,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Comm
     },
     env,
     onAuditFailure: (message) => log(`audit log failed, executions are refused: ${message}`),
+    log,
   });
   const confinementSetup = {
     catalog,

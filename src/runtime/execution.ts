@@ -34,6 +34,8 @@ const EXIT_AFTER_KILL_WAIT_MS = 500;
 const SHUTDOWN_FINAL_WAIT_MS = 500;
 
 export interface ExecutionSpec {
+  /** The execution id, when the caller chose it before the spawn (the audit's exec-start, §22.1). */
+  id?: string;
   launch: LaunchSpec;
   input?: Buffer;
   timeoutMs: number;
@@ -79,7 +81,7 @@ export function newExecutionId(): string {
 
 /** A running (or finished) execution. Create with `Execution.start`. */
 export class Execution {
-  readonly id = newExecutionId();
+  readonly id: string;
   readonly result: Promise<CanonicalResult>;
   /** False when the sandbox ended without running the program (§20.1 item 7). */
   readonly startConfirmed: Promise<boolean>;
@@ -106,6 +108,7 @@ export class Execution {
     private readonly child: StartedChild,
     private readonly tree: ProcessTree,
   ) {
+    this.id = spec.id ?? newExecutionId();
     this.startConfirmed = spec.confirmStart?.(child) ?? Promise.resolve(true);
     this.output = new ExecutionOutput(
       spec.inlineBudget,

@@ -79,7 +79,14 @@ export function buildEnvironmentReport(options: RuntimeOptions): EnvironmentRepo
     policy:
       options.rulesPolicy ??
       rulesPolicy(catalog.programs.values(), catalog.rulesEnforcement ?? "advisory"),
-    audit: options.audit ? { path: options.audit.path, args: options.audit.argsMode } : null,
+    audit: options.audit
+      ? {
+          path: options.audit.path,
+          args: options.audit.argsMode,
+          sealed: options.audit.sealed,
+          syslog: options.audit.copy?.target ?? null,
+        }
+      : null,
     sandbox: options.confinement?.adapter ?? null,
   };
 }

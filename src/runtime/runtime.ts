@@ -1,19 +1,15 @@
 // The Command Runtime: one deep interface behind which every execution lives (ARCHITECTURE.md).
 // The MCP server and the CLI are thin adapters over it.
 
-import { prependToPath } from "../environment/path-list.js";
 import { CommandError, quoteValue } from "../errors.js";
 import { CANCEL_RETURN_WITHIN_MS, DEFAULT_WAIT_MS } from "../limits.js";
 import type { Caller } from "../policy/gate.js";
 import type { RegisteredProgram } from "../programs/types.js";
-import { pinCwd } from "../roots/cwd-pin.js";
-import { authorizeCwd } from "../roots/roots.js";
 import { STREAMS } from "../output/types.js";
 import { MatchPacer } from "../search/pacer.js";
 import { compileBoundedPattern } from "../search/pattern.js";
-import { confinedSelection, confineLaunch } from "./confine.js";
-import { Execution } from "./execution.js";
-import { refusedStart } from "./refused-start.js";
+import type { Execution } from "./execution.js";
+import { launchExecution, type ExecutionPlan } from "./launch.js";
 import { HandleRegistry } from "./handles.js";
 import { buildEnvironmentReport } from "./inspect.js";
 import { LineScanner, readLivePage, waitForActivity } from "./live.js";
@@ -22,7 +18,6 @@ import { searchStream, type GrepRequest } from "./search.js";
 import { registrationHint } from "./unregistered.js";
 import type { GrepPage } from "../search/grep.js";
 import type { RuntimeOptions } from "./options.js";
-import type { LaunchPlan } from "./ports.js";
 import type {
   CanonicalResult,
   EnvironmentReport,
@@ -211,7 +206,7 @@ export class CommandRuntime {
     for (const execution of running) execution.shutdown();
     await within(Promise.allSettled(running.map((e) => e.result)), CLOSE_WAIT_MS, undefined);
     await this.handles.clear();
-    this.options.audit?.close();
+    await this.options.audit?.close();
     await this.options.artifacts?.close();
     await this.options.groups?.close();
     this.options.confinement?.close();
@@ -296,7 +291,7 @@ export class CommandRuntime {
     return report;
   }
 
-  /** Validates, takes a slot, resolves cwd and program, and spawns. */
+  /** Validates, takes a slot, and launches (launch.ts); the slot is held until the tree ends. */
   private async start(
     program: RegisteredProgram,
     request: ExecRequest,
@@ -316,97 +311,43 @@ export class CommandRuntime {
         this.inUse[lane]--;
       }
     };
+    const plan: ExecutionPlan = {
+      program,
+      args,
+      input,
+      cwd: request.cwd,
+      approvalId: request.approvalId,
+      timeoutMs,
+      mayOutliveCall,
+      background: lane === "background",
+      caller,
+    };
     try {
-      const authorised = authorizeCwd(this.options.roots, request.cwd);
-      const cwd = authorised.path;
-      // §21/§22: rules, approvals and the audit log decide before anything is spawned.
-      const gate = { program, args, cwd, approvalId: request.approvalId };
-      const admission = await this.options.policy?.admit(gate, caller);
-      const plan = await this.options.node?.select(program.name, cwd);
-      this.assertOpen(); // close() may have begun while the selection read the disk
-      // §20.1 item 7: after every wait, the directory must still be the one authorised; the child
-      // starts in the descriptor held open from here on.
-      const pinned = pinCwd(authorised, this.options.roots, this.options.platform);
-      const launch = {
-        ...this.launchSpec(program, plan, args, cwd, input !== undefined),
-        spawnCwd: pinned.spawnCwd,
-        cwdFd: pinned.fd,
-      };
-      const rootPaths = this.options.roots.map((root) => root.path);
-      const confined = await confineLaunch(
-        program,
-        launch,
-        this.options.confinement,
-        rootPaths,
-      ).catch((error: unknown) => {
-        pinned.close();
-        throw error;
-      });
-      const selection = plan?.selection ?? {
-        logicalName: program.name,
-        executable: program.executable,
-      };
-      const execution = await Execution.start({
-        launch: confined?.launch ?? launch,
-        treeFor: confined?.tree,
-        confirmStart: confined?.confirmStart,
-        input,
-        timeoutMs,
-        gracePeriodMs: program.policy.gracePeriodMs,
-        finalTerminationWaitMs: program.policy.finalTerminationWaitMs,
-        artifactPolicy: program.policy.artifactPolicy,
-        inlineBudget: this.options.settings.inlineBudget,
-        artifacts: this.options.artifacts,
-        selection: confinedSelection(selection, confined),
-        mayOutliveCall,
-        background: lane === "background",
-        observeOutput: admission?.recorder?.observe,
-      })
-        .catch(async (error: unknown) => {
-          await confined?.dispose();
-          throw error;
-        })
-        .finally(() => pinned.close());
-      if (admission?.recorder) void execution.result.then(admission.recorder.finish, () => {});
-      this.active.add(execution);
-      this.options.groups?.add(execution.pid);
-      void execution.result
-        .finally(() => {
-          this.active.delete(execution);
-          this.options.groups?.remove(execution.pid);
-          release();
-          void confined?.dispose();
-        })
-        .catch(() => {});
-      // close() began while this one was spawning: it must not outlive the server.
-      if (this.closing) execution.shutdown();
-      if (confined?.confirmStart && !(await execution.startConfirmed)) {
-        await refusedStart(execution, authorised);
-      }
-      return execution;
+      return await launchExecution(
+        {
+          options: this.options,
+          assertOpen: () => this.assertOpen(),
+          spawned: (execution, confined) => {
+            this.active.add(execution);
+            this.options.groups?.add(execution.pid);
+            void execution.result
+              .finally(() => {
+                this.active.delete(execution);
+                this.options.groups?.remove(execution.pid);
+                release();
+                void confined?.dispose();
+              })
+              .catch(() => {});
+            // close() began while this one was spawning: it must not outlive the server.
+            if (this.closing) execution.shutdown();
+          },
+        },
+        plan,
+      );
     } catch (error) {
       release();
       throw error;
     }
-  }
-
-  private launchSpec(
-    program: RegisteredProgram,
-    plan: LaunchPlan | undefined,
-    args: string[],
-    cwd: string,
-    stdinPipe: boolean,
-  ) {
-    const platform = this.options.platform ?? process.platform;
-    const env = plan ? prependToPath(program.env, plan.pathPrepend, platform) : program.env;
-    return {
-      command: plan?.command ?? program.spawnPath,
-      args: plan ? [...plan.argsPrefix, ...args] : args,
-      cwd,
-      env,
-      stdinPipe,
-      platform: this.options.platform,
-    };
   }
 
   /** PROGRAM_NOT_REGISTERED's advice to the administrator: how `name` gets registered. */

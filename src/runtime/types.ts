@@ -147,7 +147,14 @@ export interface EnvironmentReport {
   /** §21.1: whether the manifest's rules can hold, as a whole. */
   policy: RulesPolicyReport;
   /** §22: the audit log in use, or null. */
-  audit: { path: string; args: "digest" | "full" } | null;
+  audit: {
+    path: string;
+    args: "digest" | "full";
+    /** §22.1: a seal state is beside the log now. */
+    sealed: boolean;
+    /** §22.1: where each record's copy goes (`unix:/dev/log` for `syslog: true`), or null. */
+    syslog: string | null;
+  } | null;
   /** §20: the confinement adapter in use, null when no program is confined. */
   sandbox: SandboxAdapterInfo | null;
 }

@@ -1,11 +1,15 @@
-// `audit verify` and `audit tail` (SPEC §22): read an audit log, never write it.
+// `audit verify`, `audit tail` and `audit seal` (SPEC §22, §22.1): verify and tail read an audit
+// log, never write it; seal writes only the seal state beside it.
 
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { CommandError, errnoCode } from "../../errors.js";
 import { readManifestFile } from "../../manifest/load.js";
 import { validateManifest } from "../../manifest/validate.js";
 import { formatAuditLine, lastLines } from "../../policy/audit-format.js";
-import { verifyAuditLog } from "../../policy/audit-verify.js";
+import { verifyAuditFile } from "../../policy/audit-verify-file.js";
+import { KEY_HEX } from "../../policy/seal-keys.js";
+import { createSeal, sealStatePath } from "../../policy/seal-state.js";
 import { DEFAULT_TAIL_EVENTS } from "../../policy/constants.js";
 import { auditPathOf } from "../../policy/audit-path.js";
 
@@ -13,6 +17,12 @@ export interface AuditCommandOptions {
   manifest?: string;
   n?: number;
   json?: boolean;
+  /** verify: the verification key (hex) printed by `audit seal`. */
+  key?: string;
+  /** verify: the seal state to check against (default PATH.seal). */
+  state?: string;
+  /** seal: replace an existing seal. */
+  force?: boolean;
 }
 
 /** PATH, else the manifest's audit.path; INVALID_OPTION when there is neither. */
@@ -47,13 +57,42 @@ async function readLog(file: string): Promise<Buffer> {
   }
 }
 
-/** `audit verify`: 0 when every chain checks out (open chains included), else 1. */
+/** The --key value as 32 bytes; INVALID_OPTION when it is not 64 hex characters. */
+function keyOf(text: string | undefined): Buffer | undefined {
+  if (text === undefined) return undefined;
+  const hex = text.trim().toLowerCase();
+  if (!KEY_HEX.test(hex)) {
+    throw new CommandError(
+      "INVALID_OPTION",
+      `--key expects the 64 hex characters "audit seal" printed, got ${hex.length} characters`,
+    );
+  }
+  return Buffer.from(hex, "hex");
+}
+
+/** Without --key: the chains only; same-user edits are out of the check's reach. */
+const NO_KEY_NOTE =
+  "note: without --key only the hash chains are checked; a program running as the log's user " +
+  "can rewrite the whole file with new hashes, which this check cannot detect (seal the log with " +
+  '"audit seal" and verify with --key)';
+
+/** `audit verify`: 0 when every chain (and with --key every seal) checks out, else 1. */
 export async function runAuditVerify(
   file: string | undefined,
   options: AuditCommandOptions,
 ): Promise<number> {
   const target = await logPath(file, options);
-  const report = verifyAuditLog(await readLog(target));
+  const key = keyOf(options.key);
+  const stateFile = options.state ?? sealStatePath(path.resolve(target));
+  let report;
+  try {
+    report = verifyAuditFile(target, key, key ? stateFile : undefined);
+  } catch (error) {
+    throw new CommandError(
+      "AUDIT_UNAVAILABLE",
+      `the audit log ${target} cannot be read (${errnoCode(error)}); expected an existing file`,
+    );
+  }
   const out: string[] = [];
   for (const chain of report.chains) {
     const state =
@@ -64,19 +103,49 @@ export async function runAuditVerify(
       `chain ${chain.chain}: ${chain.records} records, lines ${chain.firstLine}–${chain.lastLine}, ${state}`,
     );
   }
+  if (report.seal) {
+    const seal = report.seal;
+    out.push(
+      `seal: ${seal.sealed} sealed record(s)${seal.firstLine === null ? "" : ` from line ${seal.firstLine}`}, ` +
+        `state index ${seal.stateIndex ?? "-"} (${stateFile})` +
+        (seal.before
+          ? `; ${seal.before} record(s) before the seal began are not covered by it`
+          : ""),
+    );
+    for (const note of seal.notes) out.push(`note: ${note}`);
+  } else {
+    out.push(NO_KEY_NOTE);
+  }
   for (const problem of report.problems) out.push(`line ${problem.line}: ${problem.message}`);
   const first = report.problems[0];
   out.push(
     first
-      ? `FAILED: ${report.problems.length} bad line(s), the first is line ${first.line}`
-      : `ok: ${report.lines} lines in ${report.chains.length} chain(s)`,
+      ? `FAILED: ${report.problems.length} problem(s), the first at line ${first.line}`
+      : `ok: ${report.lines} lines in ${report.chains.length} chain(s)${report.seal ? ", every seal verifies" : ""}`,
   );
   process.stdout.write(out.join("\n") + "\n");
   if (!first) return 0;
+  const code = report.seal ? "AUDIT_SEAL_BROKEN" : "AUDIT_CHAIN_BROKEN";
   process.stderr.write(
-    `system-command-mcp: AUDIT_CHAIN_BROKEN: ${target} line ${first.line}: ${first.message}\n`,
+    `system-command-mcp: ${code}: ${target} line ${first.line}: ${first.message}\n`,
   );
   return 1;
+}
+
+/** `audit seal`: creates the seal state and prints the verification key once. */
+export async function runAuditSeal(
+  file: string | undefined,
+  options: AuditCommandOptions,
+): Promise<number> {
+  const target = path.resolve(await logPath(file, options));
+  const key = createSeal(target, options.force ?? false);
+  process.stdout.write(
+    `verification key (shown once, never stored): ${key.toString("hex")}\n` +
+      `The log ${target} is sealed (state ${sealStatePath(target)}). Keep this key OFF this ` +
+      "machine (a password manager, paper, another host): anyone who has it can forge the log.\n" +
+      `Verify with: system-command-mcp audit verify ${target} --key <key>\n`,
+  );
+  return 0;
 }
 
 /** `audit tail`: the last N events, readable or raw. */

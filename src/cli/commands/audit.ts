@@ -14,9 +14,9 @@ const MAX_TAIL_EVENTS = 1_000_000;
 export function registerAudit(program: Command, exitWith: ExitWith): void {
   const audit = program
     .command("audit")
-    .summary("verify or read an audit log")
+    .summary("verify, seal or read an audit log")
     .description(
-      "verify the hash chains of an audit log, or print its last events; PATH defaults to the " +
+      "verify the hash chains (and seals) of an audit log, seal it, or print its last events; PATH defaults to the " +
         "audit.path of --manifest",
     );
   audit
@@ -26,9 +26,24 @@ export function registerAudit(program: Command, exitWith: ExitWith): void {
     )
     .argument("[path]", "the audit log (JSON Lines)")
     .option("--manifest <path>", "take the path from this manifest's audit.path")
+    .option("--key <hex>", "the verification key of a sealed log: check every seal too")
+    .option("--state <file>", "the seal state to check against (default: PATH.seal)")
     .action(async (file: string | undefined, options: AuditCommandOptions) => {
       const { runAuditVerify } = await import("./audit-run.js");
       exitWith(await runAuditVerify(file, options));
+    });
+  audit
+    .command("seal")
+    .description(
+      "seal the log: print a verification key once (keep it off this machine) and write the " +
+        "seal state PATH.seal; every later record is sealed",
+    )
+    .argument("[path]", "the audit log (JSON Lines)")
+    .option("--force", "replace an existing seal")
+    .option("--manifest <path>", "take the path from this manifest's audit.path")
+    .action(async (file: string | undefined, options: AuditCommandOptions) => {
+      const { runAuditSeal } = await import("./audit-run.js");
+      exitWith(await runAuditSeal(file, options));
     });
   audit
     .command("tail")

@@ -5,7 +5,7 @@
 // writing an approval file, not by renaming the state directory's parents and planting one).
 // (Startup refusals: containment-startup.e2e.test.ts.)
 
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -14,7 +14,7 @@ import {
   startContained,
   type ContainedServer,
 } from "./helpers/containment.js";
-import { attackDir, giveTo, identities, type AttackDir } from "./helpers/identity.js";
+import { attackDir, identities, type AttackDir } from "./helpers/identity.js";
 import { requireBwrapInCi } from "./helpers/sandbox.js";
 import { CLI_ENTRY, errorText } from "./helpers/server.js";
 
@@ -186,14 +186,15 @@ describe.runIf(requireBwrapInCi())(
       let attack: AttackDir;
       let contained: ContainedServer;
       let log: string;
-      const SEAL_TEXT = "seal-state\n";
+      let key: string;
 
       beforeAll(async () => {
         attack = attackDir(identity);
         log = path.join(attack.home, "audit.jsonl");
-        // The seal another component writes (§22.1); here the test's stand-in, owned by the identity.
-        writeFileSync(`${log}.seal`, SEAL_TEXT);
-        giveTo(identity, `${log}.seal`);
+        // The real seal (§22.1), made by the identity as an administrator would.
+        const sealed = attack.run(process.execPath, [CLI_ENTRY, "audit", "seal", log]);
+        expect(sealed.status, sealed.stderr).toBe(0);
+        key = /[0-9a-f]{64}/.exec(sealed.stdout)![0];
         contained = await startContained({
           identity,
           attack,
@@ -221,8 +222,18 @@ describe.runIf(requireBwrapInCi())(
           expect(run.exitCode).not.toBe(0);
           expect(run.stdout).toBe("");
           expect(run.stderr).toMatch(/Read-only file system|Device or resource busy/);
-          expect(readFileSync(`${log}.seal`, "utf8")).toBe(SEAL_TEXT);
+          expect(readFileSync(`${log}.seal`, "utf8")).not.toContain("forged");
           expect(readFileSync(log, "utf8")).not.toContain("forged");
+          // The log and its seal state are still the server's own: they verify under the key.
+          const verify = attack.run(process.execPath, [
+            CLI_ENTRY,
+            "audit",
+            "verify",
+            log,
+            "--key",
+            key,
+          ]);
+          expect(verify.status, verify.stdout + verify.stderr).toBe(0);
           expect(readFileSync(log, "utf8").length).toBeGreaterThan(0);
         },
       );

@@ -48,9 +48,11 @@ function summary(record: Json): string {
     }
     case "exec": {
       const end =
-        record.exitCode !== null
-          ? `exit ${token(record.exitCode)}`
-          : `signal ${token(record.signal ?? "?")}`;
+        record.error !== undefined
+          ? `not started: ${token(record.error)}`
+          : record.exitCode !== null
+            ? `exit ${token(record.exitCode)}`
+            : `signal ${token(record.signal ?? "?")}`;
       const flags = [record.timedOut && "timed out", record.cancelled && "cancelled"].filter(
         Boolean,
       );
@@ -65,7 +67,7 @@ function summary(record: Json): string {
       );
     }
     case "exec-start":
-      return `${record.program} ${argsText(record)} in ${record.cwd}, ${record.decision}`;
+      return `${show(record.program)} ${argsText(record)} in ${show(record.cwd)}, ${token(record.decision)}`;
     case "denied":
       return `${show(record.program)} ${argsText(record)} in ${show(record.cwd)}: rule ${token(record.rule)} (${show(record.reason ?? "")})`;
     case "approval":

@@ -4,6 +4,7 @@
 // error code). Stream hashes are computed while the output is read (no second read).
 
 import { createHash, type Hash } from "node:crypto";
+import type { ExitFacts } from "../process/types.js";
 
 type Fields = Record<string, unknown>;
 type StreamName = "stdout" | "stderr";
@@ -16,13 +17,8 @@ export interface ExecStart {
 }
 
 /** The end of an execution as the exec record needs it (a subset of the Canonical Result). */
-export interface ExecOutcome {
+export interface ExecOutcome extends ExitFacts {
   executionId: string;
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  cancelled: boolean;
-  durationMs: number;
   artifact: { id?: string };
   programSelection: { executable: string; sandbox?: unknown };
 }

@@ -33,3 +33,12 @@ export interface TerminationOutcome {
   cleanupError?: CleanupError;
   diagnostics: { adapter: TerminationAdapter; [key: string]: unknown };
 }
+
+/** How an execution ended (§4): the facts the Canonical Result and the audit log's exec record share. */
+export interface ExitFacts {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+}

@@ -12,9 +12,10 @@ import type { Execution } from "./execution.js";
 import { launchExecution, type ExecutionPlan } from "./launch.js";
 import { HandleRegistry } from "./handles.js";
 import { buildEnvironmentReport } from "./inspect.js";
-import { LineScanner, readLivePage, waitForActivity } from "./live.js";
+import { LineScanner, waitForActivity } from "./live.js";
+import { readOutput, type OutputRequest } from "./reads.js";
+import { Slots, type Lane } from "./slots.js";
 import { checkSnapshotView } from "./snapshot-range.js";
-import { searchStream, type GrepRequest } from "./search.js";
 import { registrationHint } from "./unregistered.js";
 import type { GrepPage } from "../search/grep.js";
 import type { RuntimeOptions } from "./options.js";
@@ -24,7 +25,6 @@ import type {
   ExecOptions,
   ExecRequest,
   ExecutionReport,
-  OutputEncoding,
   OutputPage,
   StreamName,
 } from "./types.js";
@@ -41,6 +41,7 @@ import {
 import { within } from "../within.js";
 
 export type { RuntimeOptions } from "./options.js";
+export type { OutputRequest } from "./reads.js";
 
 /** What a system_wait call may ask for. */
 export interface WaitRequest {
@@ -53,33 +54,26 @@ export interface WaitRequest {
   full?: boolean;
 }
 
-/** What system_output may ask for (exactly one of id / executionId). */
-export interface OutputRequest {
-  id?: string;
-  executionId?: string;
-  stream: StreamName;
-  offset: number;
-  limit: number;
-  encoding: OutputEncoding;
-  waitMs?: number;
-  /** Search mode (§3.3) instead of a page. */
-  grep?: GrepRequest;
-}
-
 /** How long close() waits for executions to report after shutting them down. */
 const CLOSE_WAIT_MS = 1_800;
-
-type Lane = "foreground" | "background";
 
 /** The Command Runtime. */
 export class CommandRuntime {
   private readonly active = new Set<Execution>();
-  private readonly inUse: Record<Lane, number> = { foreground: 0, background: 0 };
   private readonly handles = new HandleRegistry();
+  private readonly slots: Slots;
   private closing = false;
   private closed: Promise<void> | undefined;
 
-  constructor(private readonly options: RuntimeOptions) {}
+  constructor(private readonly options: RuntimeOptions) {
+    this.slots = new Slots(
+      {
+        foreground: options.settings.maxConcurrentExecutions,
+        background: options.settings.maxBackgroundExecutions,
+      },
+      this.handles,
+    );
+  }
 
   /** What system_environment returns (§3.2). */
   inspect(): EnvironmentReport {
@@ -151,42 +145,9 @@ export class CommandRuntime {
   }
 
   /** Pages a published artifact, or a handed-out execution's output (§3.3, §19). */
-  async readOutput(request: OutputRequest, signal?: AbortSignal): Promise<OutputPage | GrepPage> {
+  readOutput(request: OutputRequest, signal?: AbortSignal): Promise<OutputPage | GrepPage> {
     this.assertOpen();
-    const { stream, offset, limit, encoding } = request;
-    if ((request.id === undefined) === (request.executionId === undefined)) {
-      throw new CommandError(
-        "INVALID_REQUEST",
-        "system_output takes exactly one of id (an artifact) or executionId (a running handle)",
-      );
-    }
-    if (request.grep) return this.searchOutput(request, request.grep);
-    if (request.executionId !== undefined) {
-      const waitMs = checkWait(request.waitMs) ?? 0;
-      const execution = this.handles.get(request.executionId);
-      return readLivePage(execution, stream, offset, limit, encoding, waitMs, signal);
-    }
-    if (!this.options.artifacts) {
-      throw new CommandError("ARTIFACT_NOT_FOUND", "no artifact: the artifact store is off");
-    }
-    return this.options.artifacts.read(request.id!, stream, offset, limit, encoding);
-  }
-
-  private searchOutput(request: OutputRequest, grep: GrepRequest): Promise<GrepPage> {
-    const { stream, offset } = request;
-    if (request.executionId !== undefined) {
-      const execution = this.handles.get(request.executionId);
-      return searchStream(grep, stream, offset, execution.id, () =>
-        execution.liveOutput.openReader(stream, execution.done),
-      );
-    }
-    const artifacts = this.options.artifacts;
-    if (!artifacts) {
-      throw new CommandError("ARTIFACT_NOT_FOUND", "no artifact: the artifact store is off");
-    }
-    return searchStream(grep, stream, offset, request.id!, () =>
-      artifacts.openReader(request.id!, stream),
-    );
+    return readOutput(request, this.handles, this.options.artifacts, signal);
   }
 
   /** Shuts every execution down (SIGTERM, SIGKILL after 1 s); idempotent. */
@@ -303,14 +264,7 @@ export class CommandRuntime {
     const args = checkArgs(request.args);
     const input = checkInput(program, request.input);
     checkCmdScriptArgs(program, args);
-    this.takeSlot(lane);
-    let released = false;
-    const release = () => {
-      if (!released) {
-        released = true;
-        this.inUse[lane]--;
-      }
-    };
+    const slot = this.slots.take(lane);
     const plan: ExecutionPlan = {
       program,
       args,
@@ -334,7 +288,7 @@ export class CommandRuntime {
               .finally(() => {
                 this.active.delete(execution);
                 this.options.groups?.remove(execution.pid);
-                release();
+                slot.release();
                 void confined?.dispose();
               })
               .catch(() => {});
@@ -345,7 +299,7 @@ export class CommandRuntime {
         plan,
       );
     } catch (error) {
-      release();
+      slot.release();
       throw error;
     }
   }
@@ -367,36 +321,5 @@ export class CommandRuntime {
       );
     }
     return program;
-  }
-
-  private takeSlot(lane: Lane): void {
-    const max =
-      lane === "foreground"
-        ? this.options.settings.maxConcurrentExecutions
-        : this.options.settings.maxBackgroundExecutions;
-    if (this.inUse[lane] < max) {
-      this.inUse[lane]++;
-      return;
-    }
-    if (lane === "background") {
-      throw new CommandError(
-        "BACKGROUND_LIMIT",
-        `${max} background executions are already running (--max-background-executions); ` +
-          `cancel one with system_cancel or wait for one to end`,
-      );
-    }
-    const yielded = this.handles
-      .running()
-      .filter((e) => !e.background)
-      .map((e) => e.id);
-    const note = yielded.length
-      ? `; yielded executions still running: ${yielded.join(", ")} ` +
-        `(system_wait or system_cancel them)`
-      : "";
-    throw new CommandError(
-      "CONCURRENCY_LIMIT",
-      `${max} executions are already running (--max-concurrent-executions); ` +
-        `wait for one to finish and retry${note}`,
-    );
   }
 }

@@ -7,7 +7,7 @@ import type { Rule } from "../policy/types.js";
 import type { ArtifactOutcome } from "../artifacts/types.js";
 import type { SandboxAdapterInfo, SandboxPolicy } from "../confinement/types.js";
 import type { StreamName, StreamOutput } from "../output/types.js";
-import type { TerminationOutcome } from "../process/types.js";
+import type { ExitFacts, TerminationOutcome } from "../process/types.js";
 import type {
   ArtifactPolicy,
   ProgramPolicy,
@@ -36,14 +36,9 @@ export type {
 export type { ProgramSelection } from "../programs/types.js";
 
 /** The result of one finished execution (§4); fields in the §7 key order. */
-export interface CanonicalResult {
+export interface CanonicalResult extends ExitFacts {
   status: "completed";
   executionId: string;
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  cancelled: boolean;
-  durationMs: number;
   /** The physical directory the process started in. */
   cwd: string;
   artifact: ArtifactOutcome;

@@ -2,7 +2,7 @@
 // across the refills of the random block they are cut from.
 
 import { describe, expect, it } from "vitest";
-import { newExecutionId } from "../src/runtime/execution.js";
+import { newExecutionId } from "../src/runtime/execution-id.js";
 
 describe("newExecutionId", () => {
   it("gives 32 lowercase hex characters, all different, across several refills", () => {

@@ -1,13 +1,9 @@
 // One execution as an object with a life of its own: spawned → running → (terminating) →
 // draining → publishing → completed. Callers await `result`; it never rejects once spawned.
 
-import { randomFillSync } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import type { ArtifactPolicy } from "../programs/types.js";
 import { ExecutionOutput } from "../output/execution-output.js";
-import type { SpoolSource } from "../output/types.js";
-import type { InlineBudget } from "../output/inline-budget.js";
-import { launch, type LaunchSpec, type StartedChild } from "../process/spawn.js";
+import { launch, type StartedChild } from "../process/spawn.js";
 import { PosixProcessGroup } from "../process/posix-group.js";
 import { WindowsTaskkillTree } from "../process/windows-tree.js";
 import { terminateTree, type TerminationSteps } from "../process/terminate.js";
@@ -18,14 +14,13 @@ import {
   PROGRESS_INTERVAL_MS,
   SHUTDOWN_KILL_AFTER_MS,
 } from "../limits.js";
-import type {
-  CanonicalResult,
-  ProgramSelection,
-  RunningSnapshot,
-  TerminationOutcome,
-  TerminationReason,
-} from "./types.js";
+import type { CanonicalResult, RunningSnapshot, TerminationReason } from "./types.js";
 import { within } from "../within.js";
+import { newExecutionId } from "./execution-id.js";
+import type { ExecutionSpec } from "./execution-spec.js";
+import { Lifecycle } from "./lifecycle.js";
+import { progressMessage } from "./progress.js";
+import { terminationOutcome } from "./termination-outcome.js";
 import { SnapshotCursors, type SnapshotView } from "./snapshot-range.js";
 
 /** Extra wait for the root's exit event after its tree was killed. */
@@ -33,50 +28,9 @@ const EXIT_AFTER_KILL_WAIT_MS = 500;
 /** At shutdown the forced kill gets this long to be confirmed (within the 2 s exit bound). */
 const SHUTDOWN_FINAL_WAIT_MS = 500;
 
-export interface ExecutionSpec {
-  /** The execution id, when the caller chose it before the spawn (the audit's exec-start, §22.1). */
-  id?: string;
-  launch: LaunchSpec;
-  input?: Buffer;
-  timeoutMs: number;
-  gracePeriodMs: number;
-  finalTerminationWaitMs: number;
-  artifactPolicy: ArtifactPolicy;
-  inlineBudget: InlineBudget;
-  artifacts?: SpoolSource;
-  selection: ProgramSelection;
-  /** The execution may outlive its call (§19): spool past the inline limit whatever the policy. */
-  mayOutliveCall?: boolean;
-  /** Started with `background: true` (it holds a background slot, not a foreground one). */
-  background?: boolean;
-  /** Sees every output chunk as it is read (the audit log's stream hashes, §22). */
-  observeOutput?: (stream: "stdout" | "stderr", chunk: Uint8Array) => void;
-  /** The process-tree adapter of a confined launch (§20); absent: the platform's usual one. */
-  treeFor?: (child: StartedChild) => ProcessTree;
-  /** Whether the sandbox started the program in the pinned cwd (§20.1 item 7); absent: yes. */
-  confirmStart?: (child: StartedChild) => Promise<boolean>;
-}
-
 interface ExitInfo {
   code: number | null;
   signal: NodeJS.Signals | null;
-}
-
-/** An execution id's random bytes: 128 bits, 32 lowercase hex characters (SPEC §4). */
-const EXECUTION_ID_BYTES = 16;
-/** Ids are cut from one block of random bytes, refilled when used up: one CSPRNG call per 256. */
-const idPool = Buffer.alloc(EXECUTION_ID_BYTES * 256);
-let idOffset = idPool.length;
-
-/** A new 128-bit execution id, 32 lowercase hex characters. */
-export function newExecutionId(): string {
-  if (idOffset + EXECUTION_ID_BYTES > idPool.length) {
-    randomFillSync(idPool);
-    idOffset = 0;
-  }
-  const id = idPool.toString("hex", idOffset, idOffset + EXECUTION_ID_BYTES);
-  idOffset += EXECUTION_ID_BYTES;
-  return id;
 }
 
 /** A running (or finished) execution. Create with `Execution.start`. */
@@ -88,7 +42,8 @@ export class Execution {
   private readonly startedAt = performance.now();
   private readonly output: ExecutionOutput;
   private reason: TerminationReason = null;
-  private exitedNaturally = false;
+  /** running → terminating → draining → publishing → completed (lifecycle.ts). */
+  private readonly lifecycle = new Lifecycle();
   private shuttingDown = false;
   private readonly stopRequested: Promise<void>;
   private requestStop!: () => void;
@@ -96,8 +51,6 @@ export class Execution {
   private shutdownAbort: AbortController | undefined;
   private completed: CanonicalResult | undefined;
   private handedOut = false;
-  /** Past this point a handle can no longer make the spool be kept (run() decided the artifact). */
-  private artifactDecided = false;
   private graceOverrideMs: number | undefined;
   private readonly doneListeners = new Set<() => void>();
   /** Where the next running snapshot's ranges start (§19 Revision 3). */
@@ -119,6 +72,7 @@ export class Execution {
     if (spec.observeOutput) this.output.observe(spec.observeOutput);
     this.stopRequested = new Promise((resolve) => (this.requestStop = resolve));
     this.result = this.run().then((result) => {
+      this.lifecycle.to("completed");
       this.completed = result;
       for (const listener of this.doneListeners) listener();
       this.doneListeners.clear();
@@ -175,7 +129,8 @@ export class Execution {
    */
   async handOut(): Promise<void> {
     this.handedOut = true;
-    if (this.artifactDecided) return; // finished meanwhile: its result is all there is to read
+    // Publishing began meanwhile: the artifact is decided, its result is all there is to read.
+    if (this.lifecycle.reached("publishing")) return;
     await this.output.forceSpool();
   }
 
@@ -211,7 +166,7 @@ export class Execution {
     const timer = setInterval(() => {
       if (this.completed) return;
       const elapsed = this.elapsedMs;
-      listener(elapsed, this.progressMessage(elapsed));
+      listener(elapsed, progressMessage(elapsed, this.totals));
     }, PROGRESS_INTERVAL_MS);
     return () => clearInterval(timer);
   }
@@ -244,15 +199,9 @@ export class Execution {
     };
   }
 
-  private progressMessage(elapsedMs: number): string {
-    const seconds = Math.floor(elapsedMs / 1000);
-    const out = formatBytes(this.output.totalBytes("stdout"));
-    const err = formatBytes(this.output.totalBytes("stderr"));
-    return `running ${seconds} s, stdout ${out}, stderr ${err}`;
-  }
-
   private stop(reason: Exclude<TerminationReason, null>): void {
-    if (this.reason !== null || this.exitedNaturally || this.completed) return;
+    // The first reason wins; once the root exited (or a stop began) nothing more can stop it.
+    if (this.reason !== null || this.lifecycle.phase !== "running") return;
     this.reason = reason;
     this.requestStop();
   }
@@ -274,16 +223,23 @@ export class Execution {
     let steps: TerminationSteps | undefined;
     let exit: ExitInfo | undefined;
     let exitAfterKill: Promise<ExitInfo | undefined> | undefined;
+    clearTimeout(timer);
     if (first === "exit") {
-      this.exitedNaturally = this.reason === null;
-      clearTimeout(timer);
+      // The root exited: from here on a timeout or cancel is too late (the reason stays null).
+      // A tree that can hold leftovers is cleaned up first (§6.5), with reason null.
+      const leftovers = this.tree.findsLeftovers;
+      this.lifecycle.to(leftovers ? "terminating" : "draining");
       exit = await exited;
       this.tree.markRootExited?.();
-      if (this.tree.findsLeftovers && !(await this.tree.isEmpty())) steps = await this.terminate();
+      if (leftovers) {
+        if (!(await this.tree.isEmpty())) steps = await this.terminate();
+        this.lifecycle.to("draining");
+      }
     } else {
-      clearTimeout(timer);
+      this.lifecycle.to("terminating");
       steps = await this.terminate();
       exitAfterKill = within(exited, EXIT_AFTER_KILL_WAIT_MS, undefined);
+      this.lifecycle.to("draining");
     }
 
     // A spool still being created holds the readers back (backpressure): that is not a pipe held
@@ -303,9 +259,9 @@ export class Execution {
       await drained;
     }
     this.tree.dispose();
-    const termination = this.termination(steps, pipesClosed);
+    const termination = terminationOutcome(this.reason, this.tree, steps, pipesClosed);
     const { stdout, stderr } = this.output.snapshots(true);
-    this.artifactDecided = true;
+    this.lifecycle.to("publishing");
     const artifact = this.shuttingDown
       ? (await this.output.abandon(), { status: "not-requested" as const })
       : await this.output.finish(this.handedOut);
@@ -348,36 +304,4 @@ export class Execution {
       this.shutdownController().signal,
     );
   }
-
-  private termination(
-    steps: TerminationSteps | undefined,
-    pipesClosed: boolean,
-  ): TerminationOutcome {
-    if (!steps && pipesClosed) {
-      return {
-        reason: null,
-        gracefulRequested: false,
-        forceUsed: false,
-        treeCleaned: null,
-        diagnostics: { adapter: "natural" },
-      };
-    }
-    const outcome: TerminationOutcome = {
-      reason: this.reason,
-      gracefulRequested: steps?.gracefulRequested ?? false,
-      forceUsed: steps?.forceUsed ?? false,
-      treeCleaned: pipesClosed ? (steps?.confirmed ?? null) : false,
-      diagnostics: { adapter: steps ? this.tree.adapter : "natural" },
-    };
-    const cleanupError = pipesClosed ? steps?.cleanupError : "PIPES_HELD_OPEN";
-    if (cleanupError) outcome.cleanupError = cleanupError;
-    return outcome;
-  }
-}
-
-/** Human-readable byte count for progress messages. */
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

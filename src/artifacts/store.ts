@@ -25,7 +25,7 @@
 import os from "node:os";
 import path from "node:path";
 import { mkdir, stat, type FileHandle } from "node:fs/promises";
-import { CommandError, errnoCode, quoteValue } from "../errors.js";
+import { CommandError, errnoCode } from "../errors.js";
 import type { ArtifactBackend } from "./backend.js";
 import {
   STREAMS,
@@ -38,7 +38,8 @@ import {
 import type { ArtifactUnavailableReason } from "./types.js";
 import { ensurePrivateDirectory, PRIVATE_DIR_MODE } from "./directory.js";
 import { defaultArtifactDir } from "./default-dir.js";
-import { isArtifactId, newArtifactId, stagingName, streamFile, StoreLayout } from "./layout.js";
+import { newArtifactId, stagingName, streamFile, StoreLayout } from "./layout.js";
+import { checkId, checkStream, notFound } from "./request-checks.js";
 import { isExpired, PublishedLedger } from "./ledger.js";
 import { readMetadata, type ArtifactMetadata } from "./metadata.js";
 import { currentOwner } from "./owner.js";
@@ -288,23 +289,4 @@ async function checkSizes(
   if (own !== sizes[stream] || otherSize !== sizes[other]) {
     throw notFound(`artifact ${id} is corrupt (its files do not match its metadata)`);
   }
-}
-
-function checkId(id: unknown): void {
-  if (!isArtifactId(id)) {
-    throw notFound(`expected an artifact id (32 lowercase hex), got ${quoteValue(id)}`);
-  }
-}
-
-function checkStream(stream: unknown): void {
-  if (stream !== "stdout" && stream !== "stderr") {
-    throw new CommandError(
-      "INVALID_OUTPUT_PAGE",
-      `expected stream "stdout" or "stderr", got ${quoteValue(stream)}`,
-    );
-  }
-}
-
-function notFound(message: string): CommandError {
-  return new CommandError("ARTIFACT_NOT_FOUND", message);
 }

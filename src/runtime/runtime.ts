@@ -2,20 +2,16 @@
 // The MCP server and the CLI are thin adapters over it.
 
 import { CommandError, quoteValue } from "../errors.js";
-import { CANCEL_RETURN_WITHIN_MS, DEFAULT_WAIT_MS } from "../limits.js";
+import { CANCEL_RETURN_WITHIN_MS } from "../limits.js";
 import type { Caller } from "../policy/gate.js";
 import type { RegisteredProgram } from "../programs/types.js";
-import { STREAMS } from "../output/types.js";
-import { MatchPacer } from "../search/pacer.js";
-import { compileBoundedPattern } from "../search/pattern.js";
 import type { Execution } from "./execution.js";
 import { launchExecution, type ExecutionPlan } from "./launch.js";
 import { HandleRegistry } from "./handles.js";
 import { buildEnvironmentReport } from "./inspect.js";
-import { LineScanner, waitForActivity } from "./live.js";
 import { readOutput, type OutputRequest } from "./reads.js";
+import { waitFor, type WaitRequest } from "./wait.js";
 import { Slots, type Lane } from "./slots.js";
-import { checkSnapshotView } from "./snapshot-range.js";
 import { registrationHint } from "./unregistered.js";
 import type { GrepPage } from "../search/grep.js";
 import type { RuntimeOptions } from "./options.js";
@@ -26,7 +22,6 @@ import type {
   ExecRequest,
   ExecutionReport,
   OutputPage,
-  StreamName,
 } from "./types.js";
 import {
   backgroundTimeout,
@@ -34,7 +29,6 @@ import {
   checkCmdScriptArgs,
   checkGracePeriod,
   checkInput,
-  checkWait,
   checkYield,
   foregroundTimeout,
 } from "./validate-request.js";
@@ -42,17 +36,7 @@ import { within } from "../within.js";
 
 export type { RuntimeOptions } from "./options.js";
 export type { OutputRequest } from "./reads.js";
-
-/** What a system_wait call may ask for. */
-export interface WaitRequest {
-  executionId: string;
-  waitMs?: number;
-  until?: { pattern: string; stream?: StreamName; fromOffset?: number };
-  /** §19 Revision 3: start each stream's range at these offsets instead of the cursor. */
-  since?: { stdout?: number; stderr?: number };
-  /** §19 Revision 3: the whole output so far instead of what is new. */
-  full?: boolean;
-}
+export type { WaitRequest } from "./wait.js";
 
 /** How long close() waits for executions to report after shutting them down. */
 const CLOSE_WAIT_MS = 1_800;
@@ -110,29 +94,7 @@ export class CommandRuntime {
   /** system_wait: the completed result as soon as it is there, else a snapshot after waitMs. */
   async wait(request: WaitRequest, options: ExecOptions = {}): Promise<ExecutionReport> {
     this.assertOpen();
-    const waitMs = checkWait(request.waitMs) ?? DEFAULT_WAIT_MS;
-    const scanners = request.until ? await this.scanners(request.until) : [];
-    const execution = this.handles.get(request.executionId);
-    const view = checkSnapshotView({ since: request.since, full: request.full }, execution.totals);
-    const stopProgress = options.onProgress ? execution.onProgress(options.onProgress) : undefined;
-    const deadline = Date.now() + waitMs;
-    try {
-      for (;;) {
-        if (execution.done) return execution.completedResult!;
-        const pacer = new MatchPacer(deadline);
-        for (const scanner of scanners) {
-          const match = await scanner.scan(execution, pacer);
-          if (match) return await execution.snapshot(match, view);
-        }
-        const left = deadline - Date.now();
-        if (left <= 0 || options.signal?.aborted) break;
-        // Without `until` only the end matters; with it, every new readable byte is a reason to look.
-        await waitForActivity(execution, left, options.signal, scanners.length > 0);
-      }
-      return execution.completedResult ?? (await execution.snapshot(undefined, view));
-    } finally {
-      stopProgress?.();
-    }
+    return waitFor(request, this.handles, options);
   }
 
   /** system_cancel: terminate the tree (§6.5) and return the completed result, or a snapshot. */
@@ -180,13 +142,6 @@ export class CommandRuntime {
         "the server is shutting down and takes no new calls; retry after it restarts",
       );
     }
-  }
-
-  private async scanners(until: NonNullable<WaitRequest["until"]>): Promise<LineScanner[]> {
-    const pattern = await compileBoundedPattern(until.pattern, "until.pattern");
-    const from = until.fromOffset ?? 0;
-    const streams: StreamName[] = until.stream ? [until.stream] : [...STREAMS];
-    return streams.map((stream) => new LineScanner(stream, from, pattern));
   }
 
   private async await(execution: Execution, options: ExecOptions): Promise<CanonicalResult> {

@@ -1,7 +1,8 @@
 // Opening the server's own files safely (#14): any program the agent runs can plant a FIFO or a
 // symlink where the server keeps its files (same user). These readers never follow a symlink,
 // never wait on a FIFO, and accept only regular files. The one implementation, used by the
-// artifact store (artifacts/safe-file.ts) and the crash registry (process/crash-registry.ts).
+// artifact store (artifacts/safe-file.ts), the crash registry (process/crash-registry.ts) and the
+// approvals store (policy/approvals.ts).
 
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";

@@ -3,6 +3,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
+import { readRegularFileSync } from "../regular-file.js";
 import { CommandError, errnoCode } from "../errors.js";
 import {
   APPROVAL_ID_PATTERN,
@@ -53,6 +54,8 @@ export type ClaimOutcome = { ok: true; record: ApprovalRecord } | { ok: false; w
 const SUFFIX = ".json";
 const CLAIMED_SUFFIX = ".claimed";
 const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+/** An approval record is the args (≤ 256 KiB, §3.1), the cwd and a few fields: far below this. */
+const MAX_RECORD_BYTES = 1024 * 1024;
 
 /** The approval files of one user. */
 export class ApprovalStore {
@@ -214,18 +217,10 @@ function digestOf(request: Omit<ApprovalRequest, "reason" | "rule">): string {
 
 /** Reads one approval file, refusing symlinks and anything that is not a record. */
 function readRecord(file: string): ApprovalRecord | undefined {
-  let text: string;
-  try {
-    const fd = fs.openSync(file, fs.constants.O_RDONLY | NOFOLLOW);
-    try {
-      if (!fs.fstatSync(fd).isFile()) return undefined;
-      text = fs.readFileSync(fd, "utf8");
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return undefined;
-  }
+  // Never a symlink, never a wait on a planted FIFO, only a regular file of a record's size.
+  const bytes = readRegularFileSync(file, MAX_RECORD_BYTES);
+  if (!bytes) return undefined;
+  const text = bytes.toString("utf8");
   try {
     const value = JSON.parse(text) as ApprovalRecord;
     const valid =

@@ -53,7 +53,9 @@ async function seedArtifacts(dir, count) {
       if (!staging.write("stdout", bytes)) await staging.drained("stdout");
       const outcome = await staging.publish({ stdout: bytes.length, stderr: 0 });
       if (outcome.status !== "published") {
-        throw new Error(`seeding artifact ${i}: expected published, got ${JSON.stringify(outcome)}`);
+        throw new Error(
+          `seeding artifact ${i}: expected published, got ${JSON.stringify(outcome)}`,
+        );
       }
       first ??= staging.id;
     }
@@ -107,7 +109,9 @@ try {
   const seedStart = now();
   const firstId = await seedArtifacts(grownWorkspace.artifactDir, ARTIFACTS);
   const seedSeconds = (now() - seedStart) / 1000;
-  process.stderr.write(`growth bench: ${ARTIFACTS} artifacts seeded in ${seedSeconds.toFixed(1)} s\n`);
+  process.stderr.write(
+    `growth bench: ${ARTIFACTS} artifacts seeded in ${seedSeconds.toFixed(1)} s\n`,
+  );
 
   const empty = emptyWorkspace.serve(CLI_ENTRY);
   servers.push(empty);

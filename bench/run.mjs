@@ -7,7 +7,8 @@
 //   BENCH_QUICK=1        small counts (smoke test, < 30 s)
 //   BENCH_SEQUENTIAL=N   executions in the §17 sequential run (default 10000; quick 300)
 //   BENCH_ONLY=a,b       run only these benchmark ids
-//                        (cold,call,parallel,cat,big,paging,grep,confined,gitscan,first-call,seq,doctor)
+//                        (cold,call,parallel,cat,big,paging,grep,confined,gitscan,first-call,seq,
+//                        growth,doctor)
 //   BENCH_OUT=path       where the JSON goes (default $TMPDIR/system-command-mcp-bench/last-run.json)
 //   BENCH_KEEP=1         keep the temporary root/artifact/state directories
 
@@ -72,6 +73,7 @@ const TARGETS = {
   gitScanMs: 1, // §20.1 git-directory scan of a Root with 50 directories, p50
   seqRss: 1.1, // RSS after 10,000 ≤ 1.1 × RSS after the first 200
   firstCall: 1.5, // the first tools/call of a fresh server ≤ 1.5 × a later one (issue 24)
+  growth: 1.1, // per-call p50 with 10,000 artifacts and 64 kept handles ≤ 1.1 × an empty store
 };
 
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -553,6 +555,27 @@ const benchFirstCall = () =>
     pass: (v) => v <= TARGETS.firstCall,
   });
 
+async function benchGrowth() {
+  const report = await benchScript("growth", path.join(BENCH_DIR, "growth.mjs"), {
+    target: `≤ ${TARGETS.growth}×`,
+    measure: (r) => firstNumber(r.ratio),
+    format: (v) => `${v.toFixed(2)}×`,
+    pass: (v) => v <= TARGETS.growth,
+  });
+  const publish = report?.publish;
+  if (!publish) return;
+  record({
+    id: "growth-publish",
+    name: publish.name,
+    server: publish.server,
+    reference: publish.reference,
+    value: `${Number(publish.ratio).toFixed(2)}×`,
+    target: undefined,
+    pass: undefined,
+    raw: publish,
+  });
+}
+
 const benchGitScan = () =>
   benchScript("gitscan", path.join(BENCH_DIR, "git-scan.mjs"), {
     target: `≤ ${TARGETS.gitScanMs} ms`,
@@ -928,6 +951,7 @@ try {
   await step("gitscan", "git-directory scan", benchGitScan);
   await step("first-call", "first tools/call of a fresh server", benchFirstCall);
   await step("seq", "sequential executions", benchSequential);
+  await step("growth", "growth: a store with 10,000 artifacts and 64 handles", benchGrowth);
   await step("doctor", "static doctor", benchDoctor);
 } finally {
   if (process.env.BENCH_KEEP !== "1") rmSync(TMP, { recursive: true, force: true });

@@ -3,10 +3,8 @@
 // so a field a result carries but the schema does not declare (or the reverse, a required field
 // a variant lacks) fails the test that produced it, naming the tool and ajv's errors.
 
-import AjvModule, { type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-
-const Ajv = (AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule;
 
 /** Checks results of the tools in one tools/list answer. */
 export interface ResultChecker {

@@ -75,6 +75,8 @@ describe("grep block prefilter", () => {
           const bytes = Buffer.concat(pieces);
           const withBlock = await compileLinePattern(text, ignoreCase, "p");
           expect(withBlock.block).toBeDefined();
+          // No line inside a block is ever cut: a block is at most one line's matched bytes.
+          expect(withBlock.block!.maxBytes).toBeLessThanOrEqual(withBlock.bounded.maxLineBytes);
           const lineByLine: LinePattern = { bounded: withBlock.bounded };
           const start = Math.min(offset, bytes.length);
           expect(await matches(withBlock, bytes, start)).toEqual(

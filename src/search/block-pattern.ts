@@ -30,10 +30,14 @@ export interface BlockPattern {
 /** Anchors and groups whose meaning in a block differs from their meaning in one line. */
 const UNSAFE_IN_BLOCK = [/\\[Az]/, /\(\?(?!:)/];
 
-/** The prefilter of `pattern` (already known to compile), or undefined when it could be wrong. */
+/**
+ * The prefilter of `pattern` (already known to compile), or undefined when it could be wrong.
+ * Its blocks are never longer than `maxLineBytes`, the bytes one line is matched on.
+ */
 export async function compileBlockPattern(
   pattern: string,
   ignoreCase: boolean,
+  maxLineBytes: number,
 ): Promise<BlockPattern | undefined> {
   if (UNSAFE_IN_BLOCK.some((unsafe) => unsafe.test(pattern))) return undefined;
   const { RE2JS: Engine } = await import("re2js");
@@ -47,6 +51,7 @@ export async function compileBlockPattern(
     return undefined;
   }
   const maxBytes = Math.min(
+    maxLineBytes,
     MAX_MATCHED_LINE_BYTES,
     Math.floor(MATCH_COST_PER_CALL / compiled.programSize()),
   );

@@ -31,7 +31,7 @@ export async function compileLinePattern(
     !literal.includes("\ufffd") &&
     (!ignoreCase || literal.toLowerCase() === literal.toUpperCase());
   if (usable) return { bounded, literal: Buffer.from(literal) };
-  const block = await compileBlockPattern(pattern, ignoreCase);
+  const block = await compileBlockPattern(pattern, ignoreCase, bounded.maxLineBytes);
   return block ? { bounded, block } : { bounded };
 }
 

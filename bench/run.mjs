@@ -8,7 +8,7 @@
 //   BENCH_SEQUENTIAL=N   executions in the §17 sequential run (default 10000; quick 300)
 //   BENCH_ONLY=a,b       run only these benchmark ids
 //                        (cold,list,tokens,call,parallel,cat,big,paging,grep,confined,gitscan,
-//                        first-call,audit-call,audit-startup,audit-verify,seq,doctor)
+//                        first-call,audit-call,audit-startup,audit-verify,seq,growth,doctor)
 //   BENCH_OUT=path       where the JSON goes (default $TMPDIR/system-command-mcp-bench/last-run.json)
 //   BENCH_KEEP=1         keep the temporary root/artifact/state directories
 
@@ -69,6 +69,7 @@ const TARGETS = {
   bigRssMiB: 8, // server RSS growth
   pagingMiBs: 120, // MiB/s, client parse included
   grepMiBs: 100, // MiB/s
+  grepNoLiteralMiBs: 50, // MiB/s, a pattern with no literal text (Revision 3)
   doctor: 1.6, // × node -e ""
   confinedOverBwrapMs: 1, // confined /bin/true adds ≤ raw bwrap (same argv + start script) + 1 ms
   gitScanMs: 1, // §20.1 git-directory scan of a Root with 50 directories, p50
@@ -77,6 +78,7 @@ const TARGETS = {
   auditVerifyMBs: 50, // audit verify --key ≥ 50 MB/s
   seqRss: 1.1, // RSS after 10,000 ≤ 1.1 × RSS after the first 200
   firstCall: 1.5, // the first tools/call of a fresh server ≤ 1.5 × a later one (issue 24)
+  growth: 1.1, // per-call p50 with 10,000 artifacts and 64 kept handles ≤ 1.1 × an empty store
 };
 
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -564,17 +566,33 @@ async function benchScript(id, file, judge) {
     pass: Number.isFinite(measured) && judge.pass(measured),
     raw: report,
   });
+  return report;
 }
 
 const firstNumber = (...values) => values.map(Number).find((v) => Number.isFinite(v));
 
-const benchGrep = () =>
-  benchScript("grep", path.join(BENCH_DIR, "grep.mjs"), {
+async function benchGrep() {
+  const report = await benchScript("grep", path.join(BENCH_DIR, "grep.mjs"), {
     target: `≥ ${TARGETS.grepMiBs} MiB/s`,
     measure: (r) => firstNumber(r.mibPerSecond, r.rate, r.value),
     format: (v) => `${v.toFixed(0)} MiB/s`,
     pass: (v) => v >= TARGETS.grepMiBs,
   });
+  // The same run's scans with a pattern that has no literal text: its own row.
+  const noLiteral = report?.noLiteral;
+  if (!noLiteral) return;
+  const measured = Number(noLiteral.mibPerSecond);
+  record({
+    id: "grep-noliteral",
+    name: noLiteral.name,
+    server: noLiteral.server,
+    reference: noLiteral.reference,
+    value: Number.isFinite(measured) ? `${measured.toFixed(0)} MiB/s` : "?",
+    target: `≥ ${TARGETS.grepNoLiteralMiBs} MiB/s`,
+    pass: Number.isFinite(measured) && measured >= TARGETS.grepNoLiteralMiBs,
+    raw: noLiteral,
+  });
+}
 
 const benchConfined = () =>
   benchScript("confined", path.join(BENCH_DIR, "confined.mjs"), {
@@ -591,6 +609,27 @@ const benchFirstCall = () =>
     format: (v) => `${v.toFixed(2)}×`,
     pass: (v) => v <= TARGETS.firstCall,
   });
+
+async function benchGrowth() {
+  const report = await benchScript("growth", path.join(BENCH_DIR, "growth.mjs"), {
+    target: `≤ ${TARGETS.growth}×`,
+    measure: (r) => firstNumber(r.ratio),
+    format: (v) => `${v.toFixed(2)}×`,
+    pass: (v) => v <= TARGETS.growth,
+  });
+  const publish = report?.publish;
+  if (!publish) return;
+  record({
+    id: "growth-publish",
+    name: publish.name,
+    server: publish.server,
+    reference: publish.reference,
+    value: `${Number(publish.ratio).toFixed(2)}×`,
+    target: undefined,
+    pass: undefined,
+    raw: publish,
+  });
+}
 
 const benchGitScan = () =>
   benchScript("gitscan", path.join(BENCH_DIR, "git-scan.mjs"), {
@@ -999,6 +1038,7 @@ try {
   await step("audit-startup", "startup with a 100,000-record audit log", benchAudit.startup);
   await step("audit-verify", "audit verify --key throughput", benchAudit.verify);
   await step("seq", "sequential executions", benchSequential);
+  await step("growth", "growth: a store with 10,000 artifacts and 64 handles", benchGrowth);
   await step("doctor", "static doctor", benchDoctor);
 } finally {
   if (process.env.BENCH_KEEP !== "1") rmSync(TMP, { recursive: true, force: true });

@@ -20,21 +20,37 @@ const TRASH_NONCE_BYTES = 6;
 /** The published artifacts of one store, read under the lock. */
 export class PublishedLedger {
   private readonly known = new Map<string, LedgerEntry>();
+  /** `known` oldest first, kept while the set of artifacts is unchanged (a full store: 10,000). */
+  private sorted: readonly LedgerEntry[] | undefined;
   private retired: string[] = [];
 
   constructor(private readonly layout: StoreLayout) {}
 
-  /** Lists published artifacts, oldest first (call under the store lock). */
-  async entries(): Promise<LedgerEntry[]> {
+  /** Lists published artifacts, oldest first (call under the store lock; do not modify it). */
+  async entries(): Promise<readonly LedgerEntry[]> {
     const names = await readdir(this.layout.publishedRoot);
-    const present = new Set(names.filter((name) => isArtifactId(name)));
-    for (const id of this.known.keys()) {
-      if (!present.has(id)) this.known.delete(id);
-    }
+    const present = new Set<string>();
+    for (const name of names) if (isArtifactId(name)) present.add(name);
     for (const id of present) {
-      if (!this.known.has(id)) this.known.set(id, await this.readEntry(id));
+      if (!this.known.has(id)) {
+        this.known.set(id, await this.readEntry(id));
+        this.sorted = undefined;
+      }
     }
-    return [...this.known.values()].sort(byAge);
+    // `known` now holds every present id; the same size means the same set (a change by another
+    // process shows here), else the ones gone are forgotten.
+    if (this.known.size !== present.size) {
+      for (const id of this.known.keys()) {
+        if (!present.has(id)) this.forget(id);
+      }
+    }
+    this.sorted ??= [...this.known.values()].sort(byAge);
+    return this.sorted;
+  }
+
+  private forget(id: string): void {
+    this.known.delete(id);
+    this.sorted = undefined;
   }
 
   /** Moves an artifact out of the published directory (atomic for readers); false if it failed. */
@@ -46,7 +62,7 @@ export class PublishedLedger {
     } catch {
       return false;
     }
-    this.known.delete(id);
+    this.forget(id);
     this.retired.push(trashName);
     return true;
   }
@@ -63,6 +79,12 @@ export class PublishedLedger {
   /** Records an artifact this process has just published. */
   remember(entry: LedgerEntry): void {
     this.known.set(entry.id, entry);
+    const newest = this.sorted?.[this.sorted.length - 1];
+    // Usually the newest: appended to a copy (callers may still hold the old list), no re-sort.
+    this.sorted =
+      this.sorted && (newest === undefined || byAge(newest, entry) < 0)
+        ? [...this.sorted, entry]
+        : undefined;
   }
 
   private async readEntry(id: string): Promise<LedgerEntry> {
@@ -85,7 +107,7 @@ export function isExpired(publishedAt: number, retentionMs: number, now: number)
 /** Retires expired and corrupt artifacts; returns the ones still published (oldest first). */
 export async function sweepExpired(
   ledger: PublishedLedger,
-  entries: LedgerEntry[],
+  entries: readonly LedgerEntry[],
   retentionMs: number,
   now: number,
 ): Promise<LedgerEntry[]> {

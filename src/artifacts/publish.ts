@@ -86,10 +86,14 @@ async function publishLocked(
  */
 async function evictUntilFits(
   ledger: PublishedLedger,
-  artifacts: LedgerEntry[],
+  artifacts: readonly LedgerEntry[],
   kept: SpoolEntry[],
   budget: number,
 ): Promise<boolean> {
+  let total = 0;
+  for (const entry of artifacts) total += entry.bytes;
+  for (const spool of kept) total += spool.bytes;
+  if (total <= budget) return true; // the usual case: nothing to evict, nothing to sort
   const candidates = [
     ...artifacts.map((entry) => ({
       at: entry.publishedAt,

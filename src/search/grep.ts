@@ -17,6 +17,9 @@ import { MatchPacer } from "./pacer.js";
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
+/** indexOf's answer when no such byte is left. */
+const NONE_LEFT = -1;
+const NOT_SEARCHED = -2;
 
 /** The bytes of one stream known so far: a reader without `close`, named for the line cache. */
 export interface StreamSource extends Pick<StreamReader, "length" | "final" | "read"> {
@@ -169,7 +172,23 @@ class LineScan {
     const base = this.position;
     const literal = this.pattern.literal;
     let lineStart = 0; // the next line to look at; every newline before it is counted
+    let lineByLineUntil = 0; // a block that may hold a match is matched line by line up to here
+    let cr = NOT_SEARCHED; // the next CR at or after lineStart (searched once per CR, not once per block)
     while (lineStart < slice.length) {
+      if (this.pattern.block && lineStart >= lineByLineUntil) {
+        const end = blockEnd(slice, lineStart, finalEnd, this.pattern.block.maxBytes);
+        if (end > lineStart) {
+          if (cr !== NONE_LEFT && cr < lineStart) cr = slice.indexOf(CR, lineStart);
+          const crInBlock = cr >= 0 && cr < end; // the line matcher strips a trailing CR
+          if (!crInBlock && !this.pattern.block.test(slice.toString("utf8", lineStart, end))) {
+            this.linesBefore += countNewlines(slice, lineStart, end);
+            lineStart = end;
+            if (!(await this.pacer.pace())) break;
+            continue;
+          }
+          lineByLineUntil = end;
+        }
+      }
       let candidate = lineStart;
       if (literal) {
         // Jump straight to the next line that contains the literal.
@@ -231,6 +250,17 @@ class LineScan {
     }
     return -1;
   }
+}
+
+/**
+ * The end of the block of whole lines from `from` (one past its last newline, or the slice's end
+ * at the stream's final end) no longer than `maxBytes`; `from` when not even one line fits.
+ */
+function blockEnd(slice: Buffer, from: number, finalEnd: boolean, maxBytes: number): number {
+  const limit = from + maxBytes;
+  if (finalEnd && slice.length <= limit) return slice.length;
+  const newline = slice.lastIndexOf(NEWLINE, Math.min(slice.length, limit) - 1);
+  return newline < from ? from : newline + 1;
 }
 
 /** The start of the line holding index `at` (not before `floor`). */

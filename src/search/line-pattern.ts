@@ -1,6 +1,7 @@
 // Line patterns for `grep` (SPEC §3.3): the cost-bounded RE2 matcher of pattern.ts, and a literal
 // every match must contain — so that a scan can jump between the lines that hold it.
 
+import { compileBlockPattern, type BlockPattern } from "./block-pattern.js";
 import { compileBoundedPattern, type BoundedPattern } from "./pattern.js";
 
 /** A compiled line pattern. */
@@ -9,6 +10,8 @@ export interface LinePattern {
   bounded: BoundedPattern;
   /** UTF-8 bytes every matching line contains, when the pattern proves one (≥ 3 bytes). */
   literal?: Buffer;
+  /** A prefilter over blocks of whole lines, for patterns without a literal (block-pattern.ts). */
+  block?: BlockPattern;
 }
 
 /** The shortest literal worth a prefilter (shorter ones occur on most lines anyway). */
@@ -27,7 +30,9 @@ export async function compileLinePattern(
     Buffer.byteLength(literal) >= MIN_LITERAL_BYTES &&
     !literal.includes("\ufffd") &&
     (!ignoreCase || literal.toLowerCase() === literal.toUpperCase());
-  return usable ? { bounded, literal: Buffer.from(literal) } : { bounded };
+  if (usable) return { bounded, literal: Buffer.from(literal) };
+  const block = await compileBlockPattern(pattern, ignoreCase, bounded.maxLineBytes);
+  return block ? { bounded, block } : { bounded };
 }
 
 /** Whether one line (without its newline and trailing CR) matches: the one match call. */

@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect } from "vitest";
+import { resultChecker } from "./result-schemas.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const CLI_ENTRY = path.join(REPO_ROOT, "dist/cli/main.js");
@@ -80,13 +81,16 @@ export async function startServer(options: StartOptions): Promise<TestServer> {
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const client = new Client({ name: "scm-tests", version: "0.0.0" });
   await client.connect(transport);
-  // After listTools() the SDK client checks every structuredContent against the tool's served
-  // outputSchema (Ajv) and throws on a mismatch: every e2e result is a schema-agreement check.
-  await client.listTools();
-  const call = async (name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args }, undefined, {
+  // Every successful result is checked against the outputSchema this server serves (SPEC §3);
+  // after listTools() the SDK client checks structuredContent against it too.
+  const checker = resultChecker((await client.listTools()).tools);
+  const call = async (name: string, args: Record<string, unknown> = {}) => {
+    const result = (await client.callTool({ name, arguments: args }, undefined, {
       timeout: 120_000,
     })) as CallToolResult;
+    checker.check(name, result);
+    return result;
+  };
   return {
     client,
     transport,

@@ -51,19 +51,13 @@ export function bwrapArgs(
   }
   if (deny) argv.push("--unshare-net");
   if (infoFd !== null) argv.push("--info-fd", String(infoFd));
-  argv.push("--chdir", chdirTarget(command.cwd));
+  // bwrap re-enters the cwd by path inside its mount namespace (the same path: `/` is bound at
+  // `/`); the start script then checks it is the pinned directory (§20.1 item 7).
+  argv.push("--chdir", command.cwd);
   // §20.1 item 7: with a pinned cwd, the constant script checks the directory, then runs the program.
   const run = command.startCheck
     ? startCommand(command.command, command.args)
     : [command.command, ...command.args];
   argv.push("--", ...run);
   return argv;
-}
-
-/**
- * The directory the confined program starts in. The one place it is computed: bwrap re-enters the
- * cwd by path inside its mount namespace (the same path, since `/` is bound at `/`).
- */
-export function chdirTarget(cwd: string): string {
-  return cwd;
 }

@@ -98,11 +98,6 @@ export class NamespaceProcessGroup implements ProcessTree {
     this.rootExited = true;
   }
 
-  /** The namespace's identity once known, for diagnostics. */
-  get sandboxInfo(): SandboxInfo | undefined {
-    return this.known;
-  }
-
   dispose(): void {
     this.group.dispose();
   }

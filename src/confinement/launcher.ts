@@ -17,17 +17,11 @@ import { sandboxExecArgs } from "./seatbelt.js";
 import { CWD_FD, readStartStatus, START_STATUS_FD } from "./start-check.js";
 import { createExecutionTemp, type ExecutionTemp } from "./temp-area.js";
 import { isWithin } from "./within-path.js";
-import type {
-  ConfinedCommand,
-  SandboxAdapterInfo,
-  SandboxPolicy,
-  SelectionSandbox,
-} from "./types.js";
+import type { ConfinedCommand, SandboxAdapterInfo, SandboxPolicy } from "./types.js";
 
 /** A launch wrapped by the adapter, with what the execution must do differently. */
 export interface ConfinedLaunch {
   launch: LaunchSpec;
-  sandbox: SelectionSandbox;
   /** The process-tree adapter of the started child (namespace-aware on Linux). */
   tree(child: StartedChild): ProcessTree;
   /**
@@ -143,11 +137,6 @@ export class Launcher {
       startCheck: launch.cwdFd !== undefined,
     };
     const adapter = this.options.adapter;
-    const sandbox: SelectionSandbox = {
-      adapter: adapter.adapter,
-      filesystem: policy.filesystem,
-      network: policy.network,
-    };
     const dispose = () => {
       this.live.delete(temp);
       return temp.remove();
@@ -156,7 +145,6 @@ export class Launcher {
       const env = privateTmp ? withTmpdir(launch.env, temp.tmpDir) : launch.env;
       return {
         launch: { ...launch, command: adapter.path, args: sandboxExecArgs(command), env },
-        sandbox,
         tree: (child) => new PosixProcessGroup(child.pid),
         dispose,
       };
@@ -170,7 +158,6 @@ export class Launcher {
         env,
         extraStdio: bwrapStdio(launch.cwdFd),
       },
-      sandbox,
       tree: (child) => new NamespaceProcessGroup(child.pid, child.stdio[BWRAP_INFO_FD] as Readable),
       ...(command.startCheck && {
         confirmStart: (child: StartedChild) =>

@@ -150,6 +150,10 @@ describe("configured mode", () => {
   });
 
   it("serves the example manifest's schema-valid shape and the shipped example validates", () => {
+    // A home like the one the example is written for: its writablePaths entry (~/.npm) exists
+    // (SPEC §20 checks it at startup), so only the schema and other machine paths are judged.
+    const home = path.join(dir, "example-home");
+    mkdirSync(path.join(home, ".npm"), { recursive: true });
     const run = spawnSync(
       process.execPath,
       [
@@ -161,7 +165,7 @@ describe("configured mode", () => {
         dir,
         "--json",
       ],
-      { encoding: "utf8", timeout: 30_000, env: baseEnv() },
+      { encoding: "utf8", timeout: 30_000, env: baseEnv({ HOME: home }) },
     );
     // The example names machine-specific paths; it must never fail on the schema.
     expect(run.stderr).not.toMatch(/INVALID_MANIFEST/);

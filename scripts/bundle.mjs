@@ -7,6 +7,8 @@
 //                             — `doctor`, `init`, `print-config` never read it (SPEC §13)
 //   dist/cli/bundle/validator.cjs  the precompiled manifest validator, loaded when a manifest is
 //                             validated
+//   dist/cli/bundle/re2.cjs, semver.cjs  re2js (system_output grep, wait_for patterns) and semver
+//                             (Project Node selection), each read when it is first imported
 //   dist/cli/main.js          the entry: runs cli.cjs through src/cli/bundle-loader.ts
 //   dist/THIRD_PARTY_LICENSES the licence texts of every bundled package (shipped, see `files`)
 //
@@ -42,6 +44,14 @@ rmSync(`${entry}.map`, { force: true });
 // shebang line blanked: the bundle is a script body, not a file Node starts).
 writeFileSync(mainSource, readFileSync(entry, "utf8").replace(/^#!.*/, ""));
 
+/**
+ * Packages that a start does not need: each is its own bundle, read and compiled the first time
+ * the code that imports it runs (every import of them sits behind a dynamic import). Kept in
+ * cli.cjs they were a third of what every start parsed (re2js alone 0.30 MB; SPEC §16 cold start,
+ * docs/performance.md).
+ */
+const LAZY_PACKAGES = { re2js: "re2", semver: "semver" };
+
 const common = {
   bundle: true,
   format: "cjs",
@@ -51,6 +61,11 @@ const common = {
   logLevel: "warning",
   metafile: true,
   legalComments: "none",
+  // Every start compiles the bundles from source (no code cache), so their size is start time:
+  // without comments and indentation they are ~30 % smaller and ASCII-only (V8 reads and scans a
+  // one-byte string). Names are kept (stack traces name functions); line numbers are not useful
+  // in the bundles, the unbundled tsc output in dist/ has them.
+  minifyWhitespace: true,
 };
 
 /** Imports of the SDK inside cli.cjs become reads of sdk.cjs through the loader. */
@@ -98,14 +113,45 @@ const lazyCommanderChildProcess = {
   },
 };
 
+/** Imports of a lazy package become a read of its own bundle through the loader. */
+const lazyPackagesThroughLoader = {
+  name: "lazy-packages-through-loader",
+  setup(b) {
+    const names = Object.keys(LAZY_PACKAGES).join("|");
+    b.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => ({
+      path: LAZY_PACKAGES[args.path],
+      namespace: "lazy-package",
+    }));
+    b.onLoad({ filter: /.*/, namespace: "lazy-package" }, (args) => ({
+      contents: `module.exports = __scmLoad(${JSON.stringify(args.path)});`,
+      loader: "js",
+    }));
+  },
+};
+
 const cli = await build({
   ...common,
   entryPoints: [mainSource],
   outfile: path.join(bundleDir, "cli.cjs"),
   external: ["ajv", "ajv/*"],
   define: { "import.meta.url": "__scmUrl" },
-  plugins: [sdkThroughLoader, lazyCommanderChildProcess],
+  plugins: [sdkThroughLoader, lazyPackagesThroughLoader, lazyCommanderChildProcess],
 });
+
+const lazyPackages = [];
+for (const [pkg, name] of Object.entries(LAZY_PACKAGES)) {
+  lazyPackages.push(
+    await build({
+      ...common,
+      stdin: {
+        contents: `module.exports = require(${JSON.stringify(pkg)});`,
+        resolveDir: repo,
+        sourcefile: `${name}-entry.js`,
+      },
+      outfile: path.join(bundleDir, `${name}.cjs`),
+    }),
+  );
+}
 
 const sdk = await build({
   ...common,
@@ -154,7 +200,10 @@ chmodSync(entry, 0o755);
 // files directly in it. Nothing starts the other tsc outputs of dist/cli: they are bundled.
 writeFileSync(path.join(cliDir, "package.json"), JSON.stringify({ type: "commonjs" }) + "\n");
 
-writeFileSync(path.join(dist, "THIRD_PARTY_LICENSES"), thirdPartyLicenses([cli, sdk, validator]));
+writeFileSync(
+  path.join(dist, "THIRD_PARTY_LICENSES"),
+  thirdPartyLicenses([cli, sdk, validator, ...lazyPackages]),
+);
 
 /** The licence texts of every package with code in the bundles, by package name. */
 function thirdPartyLicenses(results) {

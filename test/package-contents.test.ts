@@ -17,7 +17,9 @@ const RUN_TIMEOUT_MS = 30_000;
 const RUNTIME_DIST = [
   "dist/THIRD_PARTY_LICENSES",
   "dist/cli/bundle/cli.cjs",
+  "dist/cli/bundle/re2.cjs",
   "dist/cli/bundle/sdk.cjs",
+  "dist/cli/bundle/semver.cjs",
   "dist/cli/bundle/validator.cjs",
   "dist/cli/main.js",
   "dist/cli/package.json",

@@ -148,6 +148,9 @@ describe.runIf(requireBwrapInCi())("confinement through the real server", () => 
     const marker = `scm-host-marker-${process.pid}-${Date.now()}`;
     writeFileSync(path.join("/tmp", marker), "host");
     const innerName = `scm-inner-${process.pid}-${Date.now()}`;
+    const area = path.join(os.tmpdir(), `system-command-mcp-sandbox-${process.getuid!()}`);
+    const ours = () => readdirSync(area).filter((name) => name.startsWith(`x-${server.pid}-`));
+    const before = ours(); // at most the spare made after the last confined call
     try {
       const result = await server.exec({
         program: "sh",
@@ -159,10 +162,14 @@ describe.runIf(requireBwrapInCi())("confinement through the real server", () => 
       expect(result.exitCode).toBe(0);
       expect(result.stdout.text).toBe("/tmp\ninner\n");
       expect(existsSync(path.join("/tmp", innerName))).toBe(false);
-      const area = path.join(os.tmpdir(), `system-command-mcp-sandbox-${process.getuid!()}`);
-      const ours = () => readdirSync(area).filter((name) => name.startsWith(`x-${server.pid}-`));
-      // Removed right after the result (not before it is sent: that would cost every call).
-      expect(await eventually(() => ours().length === 0, 5_000)).toBe(true);
+      // Removed right after the result (not before it is sent: that would cost every call);
+      // what stays is the one spare made for the next call, fresh (without the run's file).
+      const removed = () => {
+        const left = ours();
+        return left.length <= 1 && left.every((name) => !before.includes(name));
+      };
+      expect(await eventually(removed, 5_000)).toBe(true);
+      for (const name of ours()) expect(readdirSync(path.join(area, name, "tmp"))).toEqual([]);
     } finally {
       removeDir(path.join("/tmp", marker));
     }

@@ -15,7 +15,7 @@ import { writablePlaces, type ServerFiles } from "./server-files.js";
 import { NamespaceProcessGroup } from "./namespace-tree.js";
 import { sandboxExecArgs } from "./seatbelt.js";
 import { CWD_FD, readStartStatus, START_STATUS_FD } from "./start-check.js";
-import { createExecutionTemp, type ExecutionTemp } from "./temp-area.js";
+import { ExecutionTemps } from "./temp-area.js";
 import { isWithin } from "./within-path.js";
 import type { ConfinedCommand, SandboxAdapterInfo, SandboxPolicy } from "./types.js";
 
@@ -71,14 +71,15 @@ function withTmpdir(env: Record<string, string>, value: string): Record<string, 
 
 /** The confinement stage as the runtime uses it. */
 export class Launcher {
-  private readonly live = new Set<ExecutionTemp>();
+  private readonly temps: ExecutionTemps;
 
-  constructor(private readonly options: LauncherOptions) {}
+  constructor(private readonly options: LauncherOptions) {
+    this.temps = new ExecutionTemps(options.tempArea);
+  }
 
   /** Removes the temp directories of executions that have not been disposed (server shutdown). */
   close(): void {
-    for (const temp of this.live) temp.removeSync();
-    this.live.clear();
+    this.temps.close();
   }
 
   /** The adapter in use (system_environment.sandbox). */
@@ -122,8 +123,8 @@ export class Launcher {
 
   /** Wraps `launch` in the sandbox `policy`; `roots` are the Roots' real paths. */
   async wrap(policy: SandboxPolicy, launch: LaunchSpec, roots: string[]): Promise<ConfinedLaunch> {
-    const temp = createExecutionTemp(this.options.tempArea);
-    this.live.add(temp);
+    const mounts = this.mountsFor(policy, roots); // may refuse: before a directory is taken
+    const temp = await this.temps.take();
     const privateTmp = policy.filesystem !== "full";
     const command: ConfinedCommand = {
       policy,
@@ -133,14 +134,11 @@ export class Launcher {
       emptyDir: temp.emptyDir,
       command: launch.command,
       args: launch.args,
-      ...this.mountsFor(policy, roots),
+      ...mounts,
       startCheck: launch.cwdFd !== undefined,
     };
     const adapter = this.options.adapter;
-    const dispose = () => {
-      this.live.delete(temp);
-      return temp.remove();
-    };
+    const dispose = () => this.temps.release(temp);
     if (adapter.adapter === "seatbelt") {
       const env = privateTmp ? withTmpdir(launch.env, temp.tmpDir) : launch.env;
       return {

@@ -2,17 +2,8 @@
 // temp directory, and inside it one directory per execution (its private /tmp and an empty
 // directory mounted over hidden directories), removed when the execution ends.
 
-import {
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  realpathSync,
-  rmdirSync,
-  rmSync,
-  unlinkSync,
-} from "node:fs";
-import { rm } from "node:fs/promises";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { CommandError } from "../errors.js";
@@ -68,62 +59,125 @@ function removeStale(area: string): void {
 }
 
 /**
- * How many entries an execution's directory may hold to be removed synchronously: the mount
- * points bubblewrap makes in the private /tmp (a Root below /tmp) and a few files. A program that
- * left more has its directory removed through the thread pool instead of holding up the server.
- */
-const SYNC_REMOVE_ENTRIES = 64;
-
-/**
- * Removes `dir` and what it holds, synchronously, when that is at most `budget.left` entries;
- * false (with part of it maybe removed) when there is more, or something could not be removed.
- * Lists before removing, so that the usual case throws nothing.
- */
-function removeSmallTree(dir: string, budget: { left: number }): boolean {
-  try {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (--budget.left < 0) return false;
-      const child = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!removeSmallTree(child, budget)) return false;
-      } else {
-        unlinkSync(child);
-      }
-    }
-    rmdirSync(dir);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT";
-  }
-}
-
-/**
- * Creates one execution's private directories under the area. Synchronous on purpose: three
- * small syscalls cost less than three trips through the thread pool on a busy machine.
+ * Creates one execution's private directories under the area, synchronously (three small
+ * syscalls; used when no spare is ready, and by the startup probe).
  */
 export function createExecutionTemp(area: string): ExecutionTemp {
   const dir = mkdtempSync(path.join(area, `x-${process.pid}-`));
-  const tmpDir = path.join(dir, "tmp");
-  const emptyDir = path.join(dir, "empty");
-  const remove = async () => {
-    // Most programs leave their /tmp empty or nearly: a few syscalls, no trip through the
-    // thread pool (SPEC §16, confined calls).
-    if (removeSmallTree(dir, { left: SYNC_REMOVE_ENTRIES })) return;
-    await rm(dir, { recursive: true, force: true, maxRetries: 2 }).catch(() => {});
-  };
-  const removeSync = () => {
-    try {
-      rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // best effort at shutdown; the next start removes what a dead server left
-    }
-  };
+  const temp = executionTemp(dir);
   try {
-    mkdirSync(tmpDir, { mode: PRIVATE_MODE });
-    mkdirSync(emptyDir, { mode: EMPTY_MODE });
+    mkdirSync(temp.tmpDir, { mode: PRIVATE_MODE });
+    mkdirSync(temp.emptyDir, { mode: EMPTY_MODE });
   } catch (error) {
-    removeSync();
+    temp.removeSync();
     throw error;
   }
-  return { tmpDir, emptyDir, remove, removeSync };
+  return temp;
+}
+
+/** The same through the thread pool: prepares a spare without holding up the event loop. */
+async function createExecutionTempAsync(
+  area: string,
+  made: (temp: ExecutionTemp) => void,
+): Promise<ExecutionTemp> {
+  const dir = await mkdtemp(path.join(area, `x-${process.pid}-`));
+  const temp = executionTemp(dir);
+  made(temp);
+  try {
+    await mkdir(temp.tmpDir, { mode: PRIVATE_MODE });
+    await mkdir(temp.emptyDir, { mode: EMPTY_MODE });
+  } catch (error) {
+    temp.removeSync();
+    throw error;
+  }
+  return temp;
+}
+
+/**
+ * Removal goes through the thread pool, never synchronously on the event loop: on a filesystem
+ * that discards freed blocks online (ext4 mounted `discard`, as on this project's VMs) one rmdir
+ * takes ~1.8 ms, and a run below a Root under /tmp leaves five or six directories (the mount
+ * points bubblewrap makes), which held every call up by ~10 ms (docs/performance.md, confined).
+ */
+function executionTemp(dir: string): ExecutionTemp {
+  let removal: Promise<void> | undefined;
+  return {
+    tmpDir: path.join(dir, "tmp"),
+    emptyDir: path.join(dir, "empty"),
+    remove: () =>
+      (removal ??= rm(dir, { recursive: true, force: true, maxRetries: 2 }).catch(() => {})),
+    removeSync: () => {
+      try {
+        rmSync(dir, { recursive: true, force: true });
+      } catch {
+        // best effort at shutdown; the next start removes what a dead server left
+      }
+    },
+  };
+}
+
+/**
+ * The execution directories of one server. Each execution takes a fresh directory (never one
+ * another execution used); a spare is made ahead through the thread pool after each take, so
+ * that the call that takes it does no directory syscalls before its spawn. Directories are
+ * removed after their execution ended without being waited for (the result does not wait for
+ * the disk), and every one not yet removed is removed synchronously at close.
+ */
+export class ExecutionTemps {
+  /** The spare being made, or made. */
+  private spare: Promise<ExecutionTemp | undefined> | undefined;
+  /** The spare once its directory exists (close removes it synchronously). */
+  private spareMade: ExecutionTemp | undefined;
+  private readonly live = new Set<ExecutionTemp>();
+  private closed = false;
+
+  constructor(private readonly area: string) {}
+
+  /** A fresh execution directory: the spare when it is ready, else one made now. */
+  async take(): Promise<ExecutionTemp> {
+    if (this.closed) throw new Error("the execution temp directories are closed");
+    const ready = this.spare === undefined ? undefined : await this.spare;
+    this.spare = undefined;
+    this.spareMade = undefined;
+    const temp = ready ?? createExecutionTemp(this.area);
+    this.live.add(temp);
+    this.prepareSpare();
+    return temp;
+  }
+
+  /** Removes `temp` (through the thread pool); resolves once it is gone. */
+  async release(temp: ExecutionTemp): Promise<void> {
+    await temp.remove();
+    this.live.delete(temp);
+  }
+
+  /** Removes every directory not yet removed, and the spare (server shutdown). */
+  close(): void {
+    this.closed = true;
+    for (const temp of this.live) temp.removeSync();
+    this.live.clear();
+    this.spareMade?.removeSync();
+    this.spareMade = undefined;
+  }
+
+  /** Resolves once the spare being made (if any) has landed, or been removed after close. */
+  async settled(): Promise<void> {
+    await this.spare;
+  }
+
+  private prepareSpare(): void {
+    if (this.closed) return;
+    const made = createExecutionTempAsync(this.area, (temp) => {
+      if (this.spare === made) this.spareMade = temp;
+    }).then(
+      (temp) => {
+        // One whose directory appeared after close (mkdtemp was in flight) is removed at once;
+        // the next start removes it if the process exited first (its name carries the pid).
+        if (this.closed) temp.removeSync();
+        return this.closed ? undefined : temp;
+      },
+      () => undefined,
+    );
+    this.spare = made;
+  }
 }

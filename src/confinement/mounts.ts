@@ -12,11 +12,13 @@ export { isWithin } from "./within-path.js";
 
 /**
  * The real path of an existing path, or undefined when it does not exist (or cannot be read).
- * The libc realpath (one call, not an lstat per component); most candidates do not exist, so
- * their ENOENT is built without a stack trace. This runs for every confined execution.
+ * This runs for every path of every confined execution, and most do not exist: a stat that
+ * reports a missing entry without throwing comes first (no error object built), then the libc
+ * realpath (one call, not an lstat per component) for the ones that do.
  */
 export function existingRealPath(candidate: string): string | undefined {
   try {
+    if (statSync(candidate, { throwIfNoEntry: false }) === undefined) return undefined;
     return withoutStackTraces(() => realpathSync.native(candidate));
   } catch {
     return undefined;

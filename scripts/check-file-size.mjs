@@ -4,8 +4,9 @@
 // Usage: node scripts/check-file-size.mjs [sourceDir]   (default: src)
 // Exits 1 naming every .ts file under the directory that is longer, with its line count.
 
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { listSources, rel } from "./source-files.mjs";
 
 /** The most lines a source file may have. */
 const MAX_LINES = 300;
@@ -27,24 +28,9 @@ if (problems.length > 0) {
   process.exit(1);
 }
 
-/** Every .ts file under `dir`, sorted so reports are stable. */
-function listSources(dir) {
-  const out = [];
-  for (const name of readdirSync(dir).sort()) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...listSources(full));
-    else if (name.endsWith(".ts")) out.push(full);
-  }
-  return out;
-}
-
 /** Lines as an editor numbers them: a final newline does not start another line. */
 function lineCount(text) {
   if (text === "") return 0;
   const breaks = text.split("\n").length - 1;
   return text.endsWith("\n") ? breaks : breaks + 1;
-}
-
-function rel(file) {
-  return path.relative(process.cwd(), file) || ".";
 }

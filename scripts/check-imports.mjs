@@ -7,9 +7,10 @@
 // Exits 1 listing every offending import and cycle. Import specifiers come from TypeScript's own
 // pre-processor (static, type-only, re-exports and dynamic `import()`), so no extra dependency.
 
-import { readdirSync, readFileSync, statSync, existsSync } from "node:fs";
+import { readFileSync, statSync, existsSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
+import { listSources, rel } from "./source-files.mjs";
 
 /** The adapters, then the runtime; every other top-level folder or file under src/ is a stage. */
 const ADAPTERS = ["cli", "mcp"];
@@ -24,7 +25,7 @@ const FORBIDDEN = {
 };
 
 const sourceDir = path.resolve(process.argv[2] ?? "src");
-const files = listSources(sourceDir);
+const files = listSources(sourceDir).filter((file) => !file.endsWith(".d.ts"));
 const graph = new Map(files.map((file) => [file, importsOf(file)]));
 const problems = [...layerViolations(graph), ...cycles(graph), ...folderCycles(graph)];
 
@@ -32,17 +33,6 @@ if (problems.length > 0) {
   for (const problem of problems) process.stderr.write(`check-imports: ${problem}\n`);
   process.stderr.write(`check-imports: ${problems.length} problem(s) in ${rel(sourceDir)}\n`);
   process.exit(1);
-}
-
-/** Every .ts file under `dir`, sorted so reports are stable. */
-function listSources(dir) {
-  const out = [];
-  for (const name of readdirSync(dir).sort()) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...listSources(full));
-    else if (name.endsWith(".ts") && !name.endsWith(".d.ts")) out.push(full);
-  }
-  return out;
 }
 
 /** The source files a file imports (relative specifiers only; packages are not layers). */
@@ -168,8 +158,4 @@ function stronglyConnected(graph) {
   };
   for (const node of graph.keys()) if (!index.has(node)) visit(node);
   return components;
-}
-
-function rel(file) {
-  return path.relative(process.cwd(), file) || ".";
 }

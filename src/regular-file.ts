@@ -42,14 +42,9 @@ export async function readRegularFile(file: string, maxBytes: number): Promise<B
     return null;
   }
   try {
-    const buffer = Buffer.alloc(maxBytes + 1);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return filled > maxBytes ? null : buffer.subarray(0, filled);
+    const fill = new BoundedFill(maxBytes);
+    while (fill.took((await handle.read(...fill.nextRead())).bytesRead)) {}
+    return fill.bytes();
   } catch {
     return null;
   } finally {
@@ -72,17 +67,42 @@ export function readRegularFileSync(file: string, maxBytes: number): Buffer | nu
   try {
     const info = fstatSync(fd);
     if (!info.isFile() || info.size > maxBytes) return null;
-    const buffer = Buffer.alloc(maxBytes + 1);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return filled > maxBytes ? null : buffer.subarray(0, filled);
+    const fill = new BoundedFill(maxBytes);
+    while (fill.took(readSync(fd, ...fill.nextRead()))) {}
+    return fill.bytes();
   } catch {
     return null;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The bounded read both readers drive (one with `handle.read`, one with `readSync`): successive
+ * reads into one buffer of `maxBytes + 1` bytes, until end of file or the buffer is full; the one
+ * byte more than allowed is how a longer file is told apart.
+ */
+class BoundedFill {
+  private readonly buffer: Buffer;
+  private filled = 0;
+
+  constructor(private readonly maxBytes: number) {
+    this.buffer = Buffer.alloc(maxBytes + 1);
+  }
+
+  /** The next read's arguments: buffer, offset, length, file position. */
+  nextRead(): [Buffer, number, number, number] {
+    return [this.buffer, this.filled, this.buffer.length - this.filled, this.filled];
+  }
+
+  /** Counts a read's bytes; whether to read again (not at end of file, and room left). */
+  took(bytesRead: number): boolean {
+    this.filled += bytesRead;
+    return bytesRead > 0 && this.filled < this.buffer.length;
+  }
+
+  /** The bytes read, or null when the file is longer than `maxBytes`. */
+  bytes(): Buffer | null {
+    return this.filled > this.maxBytes ? null : this.buffer.subarray(0, this.filled);
   }
 }

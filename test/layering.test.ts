@@ -1,34 +1,13 @@
 // The layering check of `npm run lint` (scripts/check-imports.mjs) fails on an upward import, on
 // an import cycle and on a folder cycle, and passes on the real tree.
 
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { runScript, sourceTrees } from "./lint-script-helpers.js";
 
 const SCRIPT = path.resolve("scripts/check-imports.mjs");
-const dirs: string[] = [];
-
-/** Writes a source tree ({ "process/a.ts": "..." }) into a fresh temp dir and returns it. */
-function tree(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "scm-layering-"));
-  dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    writeFileSync(path.join(dir, name), text);
-  }
-  return dir;
-}
-
-function check(dir: string) {
-  const run = spawnSync(process.execPath, [SCRIPT, dir], { encoding: "utf8", timeout: 30_000 });
-  return { status: run.status, stderr: run.stderr };
-}
-
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tree = sourceTrees("scm-layering-");
+const check = (dir: string) => runScript(SCRIPT, dir);
 
 describe("check-imports", () => {
   it("passes on the real source tree", () => {

@@ -1,5 +1,6 @@
-// One execution's two output sinks: inline projection, and a spool on disk once needed
-// (SPEC §7, §8, §19).
+// One execution's output (SPEC §7, §8, §19): reads both pipes into their inline projections,
+// feeding the spool (output-spool.ts) as it goes, and serves excerpts, running snapshots and live
+// reads from memory or from the spool. When and where bytes are spooled is output-spool.ts's.
 
 import type { Readable } from "node:stream";
 import { CommandError } from "../errors.js";
@@ -14,6 +15,7 @@ import {
 } from "./inline-budget.js";
 import { checkOffsetWithin, checkPageRequest, memoryReader, readPage } from "./page.js";
 import { liveBytes } from "./live-bytes.js";
+import { OutputSpool } from "./output-spool.js";
 import { StreamProjection, type ProjectionLimits } from "./projection.js";
 import { projectRanges, type RangeSnapshot } from "./range-projection.js";
 import {
@@ -36,30 +38,27 @@ export class ExecutionOutput {
   private readonly projections: Record<StreamName, StreamProjection>;
   /** What each projection keeps in memory: enough for the largest share it may get. */
   private readonly capacity: ProjectionLimits;
-  private readonly spooled: Record<StreamName, number> = { stdout: 0, stderr: 0 };
-  private current: Spool | undefined;
-  private stagingPromise: Promise<Spool> | undefined;
-  private abandoned = false;
+  private readonly spool: OutputSpool;
   private readonly listeners = new Set<() => void>();
   private observer: ((stream: StreamName, chunk: Uint8Array) => void) | undefined;
   private readonly pipes = new Set<PipeReader>();
   private readonly readables = new Set<Readable>();
 
-  /**
-   * `mayOutliveCall`: the execution may outlive its call (§19), so it spools once a stream passes
-   * the inline limit whatever the artifact policy (the policy then only decides publication).
-   */
+  /** `mayOutliveCall`: the execution may outlive its call (§19); see OutputSpool. */
   constructor(
     private readonly budget: InlineBudget,
-    private readonly policy: ArtifactPolicy,
-    private readonly source: SpoolSource | undefined,
-    private readonly mayOutliveCall = false,
+    policy: ArtifactPolicy,
+    source: SpoolSource | undefined,
+    mayOutliveCall = false,
   ) {
     this.capacity = projectionCapacity(budget);
     this.projections = {
       stdout: new StreamProjection(this.capacity),
       stderr: new StreamProjection(this.capacity),
     };
+    this.spool = new OutputSpool(this.projections, policy, source, mayOutliveCall, () =>
+      this.notify(),
+    );
   }
 
   /** Sees every chunk once, synchronously, as it arrives (before it may be reused). */
@@ -118,7 +117,7 @@ export class ExecutionOutput {
     const range = (stream: StreamName) => ({
       start: starts[stream],
       end: this.projections[stream].totalBytes,
-      source: liveBytes(this.projections[stream], () => this.current, stream),
+      source: liveBytes(this.projections[stream], () => this.spool.staging, stream),
     });
     return projectRanges({ stdout: range("stdout"), stderr: range("stderr") }, this.budget);
   }
@@ -140,7 +139,8 @@ export class ExecutionOutput {
     encoding: OutputEncoding,
     ended: boolean,
   ): Promise<LivePage> {
-    if (this.current) return this.current.readLive(stream, offset, limit, encoding);
+    const staging = this.spool.staging;
+    if (staging) return staging.readLive(stream, offset, limit, encoding);
     const memory = ended ? this.inMemory(stream) : undefined;
     if (!memory) throw notStored(stream);
     const request = checkPageRequest(offset, limit, encoding);
@@ -151,7 +151,8 @@ export class ExecutionOutput {
 
   /** Raw access to one stream for a scan: the spool, or memory once `ended` without one. */
   async openReader(stream: StreamName, ended: boolean): Promise<StreamReader> {
-    if (this.current) return this.current.openReader(stream);
+    const staging = this.spool.staging;
+    if (staging) return staging.openReader(stream);
     const memory = ended ? this.inMemory(stream) : undefined;
     if (!memory) throw notStored(stream);
     return {
@@ -169,73 +170,43 @@ export class ExecutionOutput {
 
   /** The spool, once one exists. */
   get staging(): Spool | undefined {
-    return this.current;
+    return this.spool.staging;
   }
 
   /** Resolves once a spool being created exists (so reading the pipes is not blocked on it). */
-  async stagingSettled(): Promise<void> {
-    await this.stagingPromise;
+  stagingSettled(): Promise<void> {
+    return this.spool.settled();
   }
 
   /** Spool both streams from byte 0 now (the execution yielded or runs in the background). */
-  async forceSpool(): Promise<Spool | undefined> {
-    if (!this.source || this.abandoned) return undefined;
-    const staging = await this.ensureStaging();
-    for (const stream of STREAMS) await this.catchUp(stream, staging);
-    return staging;
+  forceSpool(): Promise<Spool | undefined> {
+    return this.spool.force();
   }
 
   /**
    * Decides the artifact once both streams have ended (§8). `keepSpool`: the execution handed
    * out a running handle, so an unpublished spool stays readable until `release()`.
    */
-  async finish(keepSpool: boolean): Promise<ArtifactOutcome> {
-    if (!this.source || this.abandoned) return { status: "not-requested" };
-    const excerpts = this.snapshots(true);
-    const truncated = STREAMS.some((s) => excerpts[s].truncated);
-    const publish = this.policy === "always" || (this.policy === "on-truncation" && truncated);
-    if (!publish) {
-      const status = this.policy === "never" ? "not-requested" : "discarded";
-      if (keepSpool && this.current) {
-        await this.catchUpAll(this.current);
-        await this.current.keep();
-      } else {
-        await this.release();
-      }
-      return { status };
-    }
-    const staging = this.current ?? (await this.ensureStaging());
-    await this.completeSpool(staging);
-    return staging.publish({
-      stdout: this.projections.stdout.totalBytes,
-      stderr: this.projections.stderr.totalBytes,
+  finish(keepSpool: boolean): Promise<ArtifactOutcome> {
+    return this.spool.finish(keepSpool, () => {
+      const excerpts = this.snapshots(true);
+      return STREAMS.some((stream) => excerpts[stream].truncated);
     });
   }
 
   /** Shutdown: drop any spool; nothing is published. */
-  async abandon(): Promise<void> {
-    this.abandoned = true;
-    await this.release();
+  abandon(): Promise<void> {
+    return this.spool.abandon();
   }
 
   /** Drops an unpublished spool (a published artifact is the store's from now on). */
-  async release(): Promise<void> {
-    const staging = this.current ?? (this.stagingPromise ? await this.stagingPromise : undefined);
-    await staging?.discard();
+  release(): Promise<void> {
+    return this.spool.release();
   }
 
-  private async completeSpool(staging: Spool): Promise<void> {
-    await this.catchUpAll(staging);
-    await staging.end();
-  }
-
-  private async catchUpAll(staging: Spool): Promise<void> {
-    for (const stream of STREAMS) await this.catchUp(stream, staging);
-  }
-
-  private get spools(): boolean {
-    if (!this.source || this.abandoned) return false;
-    return this.mayOutliveCall || this.policy !== "never";
+  /** Whether `length` more bytes take a stream past what its projection keeps inline. */
+  private overflows(stream: StreamName, length: number): boolean {
+    return this.projections[stream].totalBytes + length > this.capacity.maxOutputBytes;
   }
 
   /**
@@ -244,12 +215,9 @@ export class ExecutionOutput {
    * reading pauses (false) until they are in.
    */
   private acceptNow(stream: StreamName, view: Buffer, reader: PipeReader): boolean {
-    const projection = this.projections[stream];
-    const overflows = projection.totalBytes + view.length > this.capacity.maxOutputBytes;
-    const staging = this.current;
-    const waitForSpool = !staging && this.spools && (this.stagingPromise || overflows);
-    const behind = staging !== undefined && this.spooled[stream] < projection.totalBytes;
-    if (waitForSpool || behind || this.abandoned) {
+    const spool = this.spool;
+    const waitForSpool = spool.mustWaitFor(this.overflows(stream, view.length));
+    if (waitForSpool || spool.behind(stream) || spool.abandoned) {
       const copy = Buffer.from(view); // accept() shows it to the observer
       this.accept(stream, copy).then(
         () => {
@@ -261,10 +229,10 @@ export class ExecutionOutput {
       return false;
     }
     this.observer?.(stream, view);
-    projection.push(view);
+    this.projections[stream].push(view);
+    const staging = spool.staging;
     if (staging) {
-      this.spooled[stream] += view.length;
-      if (!staging.write(stream, view)) {
+      if (!spool.write(staging, stream, view)) {
         void staging.drained(stream).then(() => reader.resume());
         this.notify();
         return false;
@@ -277,37 +245,15 @@ export class ExecutionOutput {
   private async accept(stream: StreamName, chunk: Buffer): Promise<void> {
     this.observer?.(stream, chunk);
     const projection = this.projections[stream];
-    const overflows = projection.totalBytes + chunk.length > this.capacity.maxOutputBytes;
-    if (!this.current && this.spools && (this.stagingPromise || overflows)) {
-      await this.ensureStaging();
-    }
-    const staging = this.current;
-    if (!staging || this.abandoned) {
+    if (this.spool.mustWaitFor(this.overflows(stream, chunk.length))) await this.spool.ensure();
+    const staging = this.spool.staging;
+    if (!staging || this.spool.abandoned) {
       projection.push(chunk);
       return;
     }
-    await this.catchUp(stream, staging);
+    await this.spool.catchUp(stream, staging);
     projection.push(chunk);
-    this.spooled[stream] += chunk.length;
-    if (!staging.write(stream, chunk)) await staging.drained(stream);
-  }
-
-  /** Writes the bytes of a stream that are in memory but not yet in the spool. */
-  private async catchUp(stream: StreamName, staging: Spool): Promise<void> {
-    const projection = this.projections[stream];
-    if (this.spooled[stream] >= projection.totalBytes) return;
-    const pending = projection.retainedBytes().subarray(this.spooled[stream]);
-    this.spooled[stream] = projection.totalBytes;
-    if (!staging.write(stream, pending)) await staging.drained(stream);
-  }
-
-  private ensureStaging(): Promise<Spool> {
-    this.stagingPromise ??= this.source!.createStaging().then((staging) => {
-      this.current = staging;
-      staging.onFlushed(() => this.notify());
-      return staging;
-    });
-    return this.stagingPromise;
+    if (!this.spool.write(staging, stream, chunk)) await staging.drained(stream);
   }
 
   private notify(): void {

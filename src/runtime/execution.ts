@@ -1,23 +1,21 @@
 // One execution as an object with a life of its own: spawned → running → (terminating) →
 // draining → publishing → completed. Callers await `result`; it never rejects once spawned.
+// Its phase is lifecycle.ts's; how a stop is requested and the tree terminated, execution-stop.ts.
 
 import { performance } from "node:perf_hooks";
 import { ExecutionOutput } from "../output/execution-output.js";
 import { launch, type StartedChild } from "../process/spawn.js";
 import { PosixProcessGroup } from "../process/posix-group.js";
 import { WindowsTaskkillTree } from "../process/windows-tree.js";
-import { terminateTree, type TerminationSteps } from "../process/terminate.js";
+import type { TerminationSteps } from "../process/terminate.js";
 import type { ProcessTree } from "../process/tree.js";
 import { writeInput } from "../process/input.js";
-import {
-  PIPES_HELD_OPEN_WAIT_MS,
-  PROGRESS_INTERVAL_MS,
-  SHUTDOWN_KILL_AFTER_MS,
-} from "../limits.js";
-import type { CanonicalResult, RunningSnapshot, TerminationReason } from "./types.js";
+import { PIPES_HELD_OPEN_WAIT_MS, PROGRESS_INTERVAL_MS } from "../limits.js";
+import type { CanonicalResult, RunningSnapshot } from "./types.js";
 import { within } from "../within.js";
 import { newExecutionId } from "./execution-id.js";
 import type { ExecutionSpec } from "./execution-spec.js";
+import { ExecutionStop } from "./execution-stop.js";
 import { Lifecycle } from "./lifecycle.js";
 import { progressMessage } from "./progress.js";
 import { terminationOutcome } from "./termination-outcome.js";
@@ -25,8 +23,6 @@ import { SnapshotCursors, type SnapshotView } from "./snapshot-range.js";
 
 /** Extra wait for the root's exit event after its tree was killed. */
 const EXIT_AFTER_KILL_WAIT_MS = 500;
-/** At shutdown the forced kill gets this long to be confirmed (within the 2 s exit bound). */
-const SHUTDOWN_FINAL_WAIT_MS = 500;
 
 interface ExitInfo {
   code: number | null;
@@ -41,17 +37,12 @@ export class Execution {
   readonly startConfirmed: Promise<boolean>;
   private readonly startedAt = performance.now();
   private readonly output: ExecutionOutput;
-  private reason: TerminationReason = null;
   /** running → terminating → draining → publishing → completed (lifecycle.ts). */
   private readonly lifecycle = new Lifecycle();
-  private shuttingDown = false;
-  private readonly stopRequested: Promise<void>;
-  private requestStop!: () => void;
-  /** Made only when a termination or a shutdown needs it (most executions never do). */
-  private shutdownAbort: AbortController | undefined;
+  /** The termination reason and how a stop terminates the tree (execution-stop.ts). */
+  private readonly stop: ExecutionStop;
   private completed: CanonicalResult | undefined;
   private handedOut = false;
-  private graceOverrideMs: number | undefined;
   private readonly doneListeners = new Set<() => void>();
   /** Where the next running snapshot's ranges start (§19 Revision 3). */
   private readonly cursors = new SnapshotCursors();
@@ -70,7 +61,7 @@ export class Execution {
       spec.mayOutliveCall ?? false,
     );
     if (spec.observeOutput) this.output.observe(spec.observeOutput);
-    this.stopRequested = new Promise((resolve) => (this.requestStop = resolve));
+    this.stop = new ExecutionStop(this.lifecycle, spec);
     this.result = this.run().then((result) => {
       this.lifecycle.to("completed");
       this.completed = result;
@@ -114,8 +105,7 @@ export class Execution {
 
   /** Cancel — the tree is terminated with reason "cancelled" unless another reason won. */
   cancel(gracePeriodMs?: number): void {
-    if (gracePeriodMs !== undefined && this.reason === null) this.graceOverrideMs = gracePeriodMs;
-    this.stop("cancelled");
+    this.stop.cancel(gracePeriodMs);
   }
 
   /** The completed result, once there is one. */
@@ -156,9 +146,7 @@ export class Execution {
 
   /** Server shutdown: cancel with short grace, and abandon any unpublished artifact. */
   shutdown(): void {
-    this.shuttingDown = true;
-    this.stop("cancelled");
-    setTimeout(() => this.shutdownController().abort(), SHUTDOWN_KILL_AFTER_MS).unref();
+    this.stop.shutdown();
   }
 
   /** Report progress about once a second while running (§6.7). */
@@ -199,13 +187,6 @@ export class Execution {
     };
   }
 
-  private stop(reason: Exclude<TerminationReason, null>): void {
-    // The first reason wins; once the root exited (or a stop began) nothing more can stop it.
-    if (this.reason !== null || this.lifecycle.phase !== "running") return;
-    this.reason = reason;
-    this.requestStop();
-  }
-
   private async run(): Promise<CanonicalResult> {
     const child = this.child;
     const exited = new Promise<ExitInfo>((resolve) =>
@@ -217,9 +198,9 @@ export class Execution {
       this.output.consume("stderr", child.stderr),
     ]);
     const inputBytes = child.stdin ? writeInput(child.stdin, this.spec.input) : Promise.resolve(0);
-    const timer = setTimeout(() => this.stop("timeout"), this.spec.timeoutMs);
+    const timer = setTimeout(() => this.stop.request("timeout"), this.spec.timeoutMs);
 
-    const first = await Promise.race([exited.then(() => "exit" as const), this.stopRequested]);
+    const first = await Promise.race([exited.then(() => "exit" as const), this.stop.requested]);
     let steps: TerminationSteps | undefined;
     let exit: ExitInfo | undefined;
     let exitAfterKill: Promise<ExitInfo | undefined> | undefined;
@@ -232,12 +213,12 @@ export class Execution {
       exit = await exited;
       this.tree.markRootExited?.();
       if (leftovers) {
-        if (!(await this.tree.isEmpty())) steps = await this.terminate();
+        if (!(await this.tree.isEmpty())) steps = await this.stop.terminate(this.tree);
         this.lifecycle.to("draining");
       }
     } else {
       this.lifecycle.to("terminating");
-      steps = await this.terminate();
+      steps = await this.stop.terminate(this.tree);
       exitAfterKill = within(exited, EXIT_AFTER_KILL_WAIT_MS, undefined);
       this.lifecycle.to("draining");
     }
@@ -259,10 +240,10 @@ export class Execution {
       await drained;
     }
     this.tree.dispose();
-    const termination = terminationOutcome(this.reason, this.tree, steps, pipesClosed);
+    const termination = terminationOutcome(this.stop.reason, this.tree, steps, pipesClosed);
     const { stdout, stderr } = this.output.snapshots(true);
     this.lifecycle.to("publishing");
-    const artifact = this.shuttingDown
+    const artifact = this.stop.inShutdown
       ? (await this.output.abandon(), { status: "not-requested" as const })
       : await this.output.finish(this.handedOut);
     const accepted = await inputBytes;
@@ -272,8 +253,8 @@ export class Execution {
       executionId: this.id,
       exitCode: exit?.code ?? null,
       signal: exit?.signal ?? null,
-      timedOut: this.reason === "timeout",
-      cancelled: this.reason === "cancelled",
+      timedOut: this.stop.reason === "timeout",
+      cancelled: this.stop.reason === "cancelled",
       durationMs: this.elapsedMs,
       cwd: this.spec.launch.cwd,
       artifact,
@@ -283,25 +264,5 @@ export class Execution {
       stdout,
       stderr,
     };
-  }
-
-  private shutdownController(): AbortController {
-    return (this.shutdownAbort ??= new AbortController());
-  }
-
-  private terminate(): Promise<TerminationSteps> {
-    const shutdown = this.shuttingDown;
-    return terminateTree(
-      this.tree,
-      {
-        gracePeriodMs: shutdown
-          ? SHUTDOWN_KILL_AFTER_MS
-          : (this.graceOverrideMs ?? this.spec.gracePeriodMs),
-        finalTerminationWaitMs: shutdown
-          ? SHUTDOWN_FINAL_WAIT_MS
-          : this.spec.finalTerminationWaitMs,
-      },
-      this.shutdownController().signal,
-    );
   }
 }

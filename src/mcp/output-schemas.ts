@@ -5,7 +5,6 @@
 import { ARTIFACT_STATUSES, ARTIFACT_UNAVAILABLE_REASONS } from "../artifacts/types.js";
 import type { SandboxAdapterName } from "../confinement/types.js";
 import { OUTPUT_ENCODINGS, STREAMS } from "../output/types.js";
-
 import type { FromSchema } from "./schema-types.js";
 
 /** A string enum from one of the stages' `as const` lists (the TypeScript unions come from them). */

@@ -1,18 +1,21 @@
-// Output schemas of the tools, inside the subset every host checks (SPEC §3, HOSTS.md).
+// Output schemas of the tools, inside the subset every host checks (SPEC §3, HOSTS.md). Every
+// schema keeps its literal type (`as const`, `const` type parameters), so `FromSchema<>` derives
+// the result types from them and mcp/server.ts can prove the runtime's results fit (SPEC §3).
 
 import { ARTIFACT_STATUSES, ARTIFACT_UNAVAILABLE_REASONS } from "../artifacts/types.js";
 import type { SandboxAdapterName } from "../confinement/types.js";
 import { OUTPUT_ENCODINGS, STREAMS } from "../output/types.js";
-
-type Schema = Record<string, unknown>;
+import type { FromSchema } from "./schema-types.js";
 
 /** A string enum from one of the stages' `as const` lists (the TypeScript unions come from them). */
-const oneOf = (values: readonly string[]): Schema => ({ type: "string", enum: [...values] });
+const oneOf = <const V extends readonly string[]>(values: V) =>
+  ({ type: "string", enum: [...values] }) as const;
 
-const integer: Schema = { type: "integer" };
-const string: Schema = { type: "string" };
-const boolean: Schema = { type: "boolean" };
-const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: "null" }] });
+const integer = { type: "integer" } as const;
+const string = { type: "string" } as const;
+const boolean = { type: "boolean" } as const;
+const nullable = <const S extends object>(schema: S) =>
+  ({ oneOf: [schema, { type: "null" }] }) as const;
 
 // The sandbox adapters (SPEC §20), written once.
 // `satisfies` ties each value to confinement's own union types.
@@ -21,7 +24,7 @@ const SANDBOX_ADAPTERS = [
   "seatbelt",
 ] as const satisfies readonly SandboxAdapterName[];
 
-const streamOutput: Schema = {
+const streamOutput = {
   type: "object",
   properties: {
     truncated: boolean,
@@ -37,7 +40,7 @@ const streamOutput: Schema = {
   },
   required: ["truncated", "totalBytes", "omittedBytes", "lossyUtf8", "text"],
   additionalProperties: false,
-};
+} as const;
 
 /**
  * Nested objects an agent reads but a client need not check field by field are declared as
@@ -45,14 +48,14 @@ const streamOutput: Schema = {
  * execution tools, made the SDK client's Ajv compile of one report schema ~10 times slower (a
  * generated validator past a size where compilation gets slow; docs/performance.md).
  */
-const looseObject = (fields: string): Schema => ({ type: "object", description: fields });
+const looseObject = (fields: string) => ({ type: "object", description: fields }) as const;
 
 const termination = looseObject(
   "{ reason: timeout|cancelled|null, gracefulRequested, forceUsed, treeCleaned, cleanupError?, " +
     "diagnostics: { adapter } }",
 );
 
-const artifact: Schema = {
+const artifact = {
   type: "object",
   properties: {
     status: oneOf(ARTIFACT_STATUSES),
@@ -61,14 +64,14 @@ const artifact: Schema = {
   },
   required: ["status"],
   additionalProperties: false,
-};
+} as const;
 
 const programSelection = looseObject(
   "what ran: { logicalName, executable, version?, requirement?, source?, adapter?, " +
     "sandbox?: { adapter, filesystem, network } }",
 );
 
-const match: Schema = {
+const match = {
   type: "object",
   properties: {
     stream: oneOf(STREAMS),
@@ -77,10 +80,10 @@ const match: Schema = {
   },
   required: ["stream", "offset", "text"],
   additionalProperties: false,
-};
+} as const;
 
 /** system_exec / system_wait / system_cancel: a completed result or a running snapshot. */
-export const executionReportSchema: Schema = {
+export const executionReportSchema = {
   type: "object",
   properties: {
     status: { type: "string", enum: ["completed", "running"] },
@@ -106,10 +109,10 @@ export const executionReportSchema: Schema = {
   },
   required: ["status", "executionId", "cwd", "programSelection", "stdout", "stderr"],
   additionalProperties: false,
-};
+} as const;
 
 /** system_output: one page of a stored stream. */
-export const outputPageSchema: Schema = {
+export const outputPageSchema = {
   type: "object",
   properties: {
     offset: { type: "integer", description: "absolute start of the page" },
@@ -135,9 +138,9 @@ export const outputPageSchema: Schema = {
   },
   required: ["offset", "bytes", "nextOffset", "eof", "encoding"],
   additionalProperties: false,
-};
+} as const;
 
-const stringList: Schema = { type: "array", items: string };
+const stringList = { type: "array", items: string } as const;
 
 const limitNames = [
   "maxConcurrentExecutions",
@@ -161,10 +164,15 @@ const limitNames = [
   "maxWaitMs",
   "handleRetentionMs",
   "handleRetentionCount",
-];
+] as const;
+
+/** One integer property per limit, in the order above. */
+const limitProperties = Object.fromEntries(limitNames.map((name) => [name, integer])) as {
+  [Name in (typeof limitNames)[number]]: typeof integer;
+};
 
 /** system_environment. */
-export const environmentReportSchema: Schema = {
+export const environmentReportSchema = {
   type: "object",
   properties: {
     server: {
@@ -192,7 +200,7 @@ export const environmentReportSchema: Schema = {
     // additionalProperties: false made the SDK client's Ajv compile of this schema ~5× slower.
     limits: {
       type: "object",
-      properties: Object.fromEntries(limitNames.map((name) => [name, integer])),
+      properties: limitProperties,
       additionalProperties: false,
     },
     policy: {
@@ -256,4 +264,11 @@ export const environmentReportSchema: Schema = {
     "audit",
   ],
   additionalProperties: false,
-};
+} as const;
+
+/** What system_exec, system_wait and system_cancel return, as their output schema describes it. */
+export type ExecutionReportResult = FromSchema<typeof executionReportSchema>;
+/** What system_output returns (a page, or a grep search). */
+export type OutputPageResult = FromSchema<typeof outputPageSchema>;
+/** What system_environment returns. */
+export type EnvironmentReportResult = FromSchema<typeof environmentReportSchema>;

@@ -14,6 +14,12 @@ import { DEFAULT_OUTPUT_PAGE_BYTES } from "../limits.js";
 import type { CommandRuntime, OutputRequest, WaitRequest } from "../runtime/runtime.js";
 import type { ExecRequest } from "../runtime/types.js";
 import { callerOf } from "./elicitation.js";
+import type {
+  EnvironmentReportResult,
+  ExecutionReportResult,
+  OutputPageResult,
+} from "./output-schemas.js";
+import type { NoDrift, ResultDrift } from "./result-drift.js";
 import { errorResult, successResult, type PageSplicer, type ToolResult } from "./results.js";
 import {
   toolDefinitions,
@@ -44,13 +50,22 @@ interface ToolArgs {
   system_cancel: CancelArgs;
 }
 
-type Handler<A> = (
+/** Each tool's result, typed from its own output schema (what tools/list declares). */
+interface ToolResults {
+  system_environment: EnvironmentReportResult;
+  system_output: OutputPageResult;
+  system_exec: ExecutionReportResult;
+  system_wait: ExecutionReportResult;
+  system_cancel: ExecutionReportResult;
+}
+
+type Handler<A, R> = (
   args: A,
   extra: Extra,
   progressToken: string | number | undefined,
-) => Promise<object>;
+) => Promise<R>;
 
-type Handlers = { [K in keyof ToolArgs]: Handler<ToolArgs[K]> };
+type Handlers = { [K in keyof ToolArgs]: Handler<ToolArgs[K], ToolResults[K]> };
 
 /** True when every field the schema accepts is one the runtime's request type has. */
 type CoveredBy<Args, Request> = Exclude<keyof Args, keyof Request> extends never ? true : false;
@@ -63,6 +78,24 @@ export type SchemasMatchRequests = [
   Assert<CoveredBy<ExecArgs, ExecRequest>>,
   Assert<CoveredBy<WaitArgs, WaitRequest>>,
   Assert<CoveredBy<OutputArgs, OutputRequest>>,
+];
+
+/** What the runtime method behind each tool resolves to. */
+type RuntimeResult<M extends "inspect" | "readOutput" | "execute" | "wait" | "cancel"> = Awaited<
+  ReturnType<CommandRuntime[M]>
+>;
+/**
+ * Compile-time check of the results: the handlers returning the runtime's results as the
+ * schema-derived types prove they fit; this names every field the runtime type has that the
+ * output schema lacks, every schema field no runtime variant has, and every value or optional
+ * field the schema does not allow, nested objects included (shown in test/result-types.test.ts).
+ */
+export type ResultsMatchSchemas = [
+  NoDrift<ResultDrift<RuntimeResult<"inspect">, EnvironmentReportResult, "system_environment">>,
+  NoDrift<ResultDrift<RuntimeResult<"readOutput">, OutputPageResult, "system_output">>,
+  NoDrift<ResultDrift<RuntimeResult<"execute">, ExecutionReportResult, "system_exec">>,
+  NoDrift<ResultDrift<RuntimeResult<"wait">, ExecutionReportResult, "system_wait">>,
+  NoDrift<ResultDrift<RuntimeResult<"cancel">, ExecutionReportResult, "system_cancel">>,
 ];
 
 /**
@@ -90,7 +123,7 @@ export function createMcpServer(
     // The one place arguments meet their type: the validator has just checked them against the
     // schema their type is derived from.
     const handler = Object.hasOwn(handlers, name)
-      ? (handlers[name as keyof Handlers] as Handler<unknown>)
+      ? (handlers[name as keyof Handlers] as Handler<unknown, object>)
       : undefined;
     if (!handler) {
       throw new McpError(

@@ -7,6 +7,8 @@
 //                             — `doctor`, `init`, `print-config` never read it (SPEC §13)
 //   dist/cli/bundle/validator.cjs  the precompiled manifest validator, loaded when a manifest is
 //                             validated
+//   dist/cli/bundle/tool-validators.cjs  the precompiled tool-argument validators, loaded on the
+//                             first tools/call
 //   dist/cli/bundle/re2.cjs, semver.cjs  re2js (system_output grep, wait_for patterns) and semver
 //                             (Project Node selection), each read when it is first imported
 //   dist/cli/main.js          the entry: runs cli.cjs through src/cli/bundle-loader.ts
@@ -174,6 +176,15 @@ const validator = await build({
   outfile: path.join(bundleDir, "validator.cjs"),
 });
 
+// The precompiled tool-argument validators (scripts/build-tool-validators.mjs), read through the
+// loader on the first tools/call: no module resolution then, and shipped with the bundles (the
+// package does not ship dist/mcp/, so an installed server would otherwise compile with ajv).
+const toolValidators = await build({
+  ...common,
+  entryPoints: [path.join(dist, "mcp", "tool-validators.cjs")],
+  outfile: path.join(bundleDir, "tool-validators.cjs"),
+});
+
 await build({
   bundle: true,
   format: "cjs",
@@ -202,7 +213,7 @@ writeFileSync(path.join(cliDir, "package.json"), JSON.stringify({ type: "commonj
 
 writeFileSync(
   path.join(dist, "THIRD_PARTY_LICENSES"),
-  thirdPartyLicenses([cli, sdk, validator, ...lazyPackages]),
+  thirdPartyLicenses([cli, sdk, validator, toolValidators, ...lazyPackages]),
 );
 
 /** The licence texts of every package with code in the bundles, by package name. */

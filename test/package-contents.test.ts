@@ -1,9 +1,9 @@
-// The tarball ships what runs (SPEC §13): the entry, its three bundles and their licences, the
+// The tarball ships what runs (SPEC §13): the entry, its bundles and their licences, the
 // schema, the example, the docs and guidance — no unbundled tsc output, no source maps. The file
 // set alone (plus the runtime dependencies) runs exec, doctor and serve.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -20,6 +20,7 @@ const RUNTIME_DIST = [
   "dist/cli/bundle/re2.cjs",
   "dist/cli/bundle/sdk.cjs",
   "dist/cli/bundle/semver.cjs",
+  "dist/cli/bundle/tool-validators.cjs",
   "dist/cli/bundle/validator.cjs",
   "dist/cli/main.js",
   "dist/cli/package.json",
@@ -101,6 +102,52 @@ describe("npm pack ships what runs", () => {
     const bad = run(["doctor", "--manifest", invalid, "--root", work]);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/INVALID_MANIFEST: .*\/programs/);
+  });
+
+  it("checks tool arguments with the shipped validators: no ajv needed for a call", async () => {
+    // The installed tree without ajv: a server that compiled the tool schemas at run time (as
+    // one did when the precompiled validators were not shipped) could not answer these calls.
+    const pkg = path.join(dir, "pkg");
+    const bare = path.join(dir, "pkg-no-ajv");
+    mkdirSync(path.join(bare, "node_modules"), { recursive: true });
+    for (const name of readdirSync(pkg)) {
+      // copies, not links: Node runs the entry from its real path, and finds modules from there
+      if (name !== "node_modules") {
+        cpSync(path.join(pkg, name), path.join(bare, name), { recursive: true });
+      }
+    }
+    const modules = path.join(REPO_ROOT, "node_modules");
+    for (const name of readdirSync(modules)) {
+      if (name === "ajv") continue;
+      symlinkSync(path.join(modules, name), path.join(bare, "node_modules", name));
+    }
+    const work = path.join(dir, "no-ajv");
+    mkdirSync(work);
+    const manifest = path.join(work, "manifest.json");
+    writeFileSync(manifest, JSON.stringify(defaultManifest()));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(bare, "dist/cli/main.js"), "serve", "--manifest", manifest, "--root", work],
+      env: baseEnv({ XDG_CACHE_HOME: path.join(dir, "cache") }),
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "scm-package-test", version: "0.0.0" });
+    await client.connect(transport);
+    try {
+      const bad = await client.callTool({
+        name: "system_exec",
+        arguments: { program: "node", timeoutMs: "soon" },
+      });
+      expect(bad.isError).toBe(true);
+      expect(JSON.stringify(bad.content)).toContain("INVALID_TIMEOUT: /timeoutMs must be integer");
+      const good = await client.callTool({
+        name: "system_exec",
+        arguments: { program: "node", args: ["-e", "console.log(6 * 7)"] },
+      });
+      expect((good.structuredContent as { stdout: { text: string } }).stdout.text).toBe("42\n");
+    } finally {
+      await client.close();
+    }
   });
 
   it("serves tools/list from those files alone", async () => {

@@ -32,11 +32,20 @@ type Schema = Record<string, unknown>;
 const require = createRequire(import.meta.url);
 let loaded: PrecompiledModule | null | undefined;
 
-/** The build's module, or null when there is none (tests running from src/ before a build). */
+/** The bundle loader of dist/cli/main.js: a parameter of the bundle's wrapper, absent elsewhere. */
+declare const __scmLoad: ((name: string) => unknown) | undefined;
+
+/**
+ * The build's module — inside the bundled CLI its bundle through the loader, elsewhere (dist/
+ * run directly) through Node's require — or null when there is none (tests running from src/
+ * before a build).
+ */
 function precompiledModule(): PrecompiledModule | null {
   if (loaded !== undefined) return loaded;
   try {
-    loaded = require(PRECOMPILED_MODULE) as PrecompiledModule;
+    loaded = (
+      typeof __scmLoad === "function" ? __scmLoad("tool-validators") : require(PRECOMPILED_MODULE)
+    ) as PrecompiledModule;
   } catch {
     loaded = null;
   }

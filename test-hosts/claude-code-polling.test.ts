@@ -5,39 +5,18 @@
 
 import { describe, expect, it } from "vitest";
 
-import { CLAUDE_CODE_PERMISSION_RULE, renderHostConfig } from "../src/hosts/index.js";
-import { claudeBinary, claudeEnv, claudePrintArgs, writeMcpConfig } from "./helpers/claude.js";
-import { startMockAnthropic } from "./helpers/mock-anthropic.js";
-import {
-  expectOnlyNewOutput,
-  POLL_BUILD_RESULTS,
-  POLL_BUILD_TURNS,
-  stripReminders,
-} from "./helpers/poll-build.js";
+import { claudeSession, stripReminders } from "./helpers/claude.js";
+import { expectOnlyNewOutput, POLL_BUILD_RESULTS, POLL_BUILD_TURNS } from "./helpers/poll-build.js";
 import { hostResources } from "./helpers/resources.js";
-import { runBounded } from "./helpers/run.js";
 import { waitForNoProcesses } from "./helpers/server.js";
+import { finalResults } from "./helpers/session.js";
 
 const resources = hostResources("claude-poll");
 
 describe("claude -p polling a running build", () => {
   it("shows the model only the new output of each poll, then the whole completed result", async () => {
-    const space = resources.workspace();
-    const model = resources.afterTest(await startMockAnthropic(POLL_BUILD_TURNS), (made) =>
-      made.close(),
-    );
-    const dir = resources.home();
-    const config = writeMcpConfig(dir, renderHostConfig("claude-code", space.launch));
-    const args = claudePrintArgs(config, [CLAUDE_CODE_PERMISSION_RULE], "run the scripted calls");
-    const run = await runBounded(claudeBinary(), args, {
-      env: claudeEnv(dir, model.origin),
-      cwd: dir.dir,
-      timeoutMs: 150_000,
-    });
-    expect(run.timedOut, run.stderr).toBe(false);
-    expect(run.code, run.stderr).toBe(0);
-    expect(model.errors).toEqual([]);
-    const results = model.requests.at(-1)?.results ?? [];
+    const { model, space } = await claudeSession(resources, POLL_BUILD_TURNS);
+    const results = finalResults(model);
     expect(results).toHaveLength(POLL_BUILD_RESULTS);
     const seen = results.map((result) => {
       expect(result.isError).toBe(false);

@@ -14,10 +14,21 @@ import {
   claudeBinary,
   claudeEnv,
   claudePrintArgs,
+  claudeSession,
   runClaude,
   streamEvents,
+  stripReminders,
   writeMcpConfig,
 } from "./helpers/claude.js";
+import {
+  artifactTurns,
+  expectLiteralRun,
+  expectMarkerFound,
+  expectNonzeroRun,
+  expectOurToolsOffered,
+  expectPageAfterHead,
+  expectTruncatedBig,
+} from "./helpers/core-session.js";
 import { startMockAnthropic } from "./helpers/mock-anthropic.js";
 import type { MockAnthropic } from "./helpers/mock-anthropic.js";
 import {
@@ -25,27 +36,20 @@ import {
   INVALID_TIMEOUT_CALL,
   LITERAL_CALL,
   LITERAL_STDOUT,
-  MARKER_LINE,
-  MARKER_TEXT,
   NONZERO_CALL,
-  NONZERO_EXIT_CODE,
   SLOW_CALL,
-  SLOW_MS,
-  SLOW_STDOUT,
   bigOutput,
   excerptHeadBytes,
-  markerOffset,
 } from "./helpers/programs.js";
 import { runBounded } from "./helpers/run.js";
-import type { RunResult } from "./helpers/run.js";
 import type { ScriptedTurn, SeenResult } from "./helpers/script.js";
 import { hostResources } from "./helpers/resources.js";
 import { waitForNoProcesses } from "./helpers/server.js";
-import type { Workspace } from "./helpers/server.js";
+import { finalResults, type HostSession } from "./helpers/session.js";
+import { expectYieldedThenCompleted } from "./helpers/yield-and-cut.js";
 
 /** Claude Code's names for our tools. */
 const PREFIX = "mcp__system-command__";
-const OUR_TOOLS = ["system_environment", "system_output", "system_exec", "system_wait"];
 
 const resources = hostResources("claude");
 const workspace = resources.workspace;
@@ -65,41 +69,7 @@ function seenJson(result: SeenResult | undefined): Record<string, any> {
   return JSON.parse(stripReminders(result?.text ?? "")) as Record<string, any>;
 }
 
-function stripReminders(text: string): string {
-  return text.replace(/\s*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g, "").trim();
-}
-
-/** The results the model saw by the end of a session (the last request holds them all). */
-function finalResults(model: MockAnthropic): SeenResult[] {
-  return model.requests.at(-1)?.results ?? [];
-}
-
-interface Session {
-  run: RunResult;
-  model: MockAnthropic;
-  space: Workspace;
-}
-
-/** One `claude -p` session with the printed `.mcp.json` and the printed permission rule. */
-async function session(
-  turns: ScriptedTurn[],
-  options: { flags?: string[]; env?: Record<string, string> } = {},
-): Promise<Session> {
-  const space = workspace(options.flags);
-  const model = await mock(turns);
-  const dir = home();
-  const config = writeMcpConfig(dir, renderHostConfig("claude-code", space.launch));
-  const args = claudePrintArgs(config, [CLAUDE_CODE_PERMISSION_RULE], "run the scripted calls");
-  const run = await runBounded(claudeBinary(), args, {
-    env: { ...claudeEnv(dir, model.origin), ...options.env },
-    cwd: dir.dir,
-    timeoutMs: 150_000,
-  });
-  expect(run.timedOut, run.stderr).toBe(false);
-  expect(run.code, run.stderr).toBe(0);
-  expect(model.errors).toEqual([]);
-  return { run, model, space };
-}
+type Session = HostSession<MockAnthropic>;
 
 describe("claude mcp add, as printed", () => {
   it("registers a server that connects, and a session with only the permission rule uses it", async () => {
@@ -150,41 +120,19 @@ describe("claude -p with the printed .mcp.json", () => {
   const big = bigOutput();
 
   beforeAll(async () => {
-    main = await session([
+    main = await claudeSession(resources, [
       { tool: "system_exec", args: () => LITERAL_CALL },
       { tool: "system_exec", args: () => NONZERO_CALL },
       { tool: "system_exec", args: () => ({ program: "no-such-program" }) },
       { tool: "system_exec", args: () => INVALID_TIMEOUT_CALL },
       { tool: "system_exec", args: () => BIG_CALL },
-      {
-        tool: "system_output",
-        args: (results) => {
-          const seen = JSON.parse(stripReminders(results[4] ?? "")) as Record<string, any>;
-          return {
-            id: seen.artifact.id,
-            stream: "stdout",
-            offset: excerptHeadBytes(seen.stdout.text),
-          };
-        },
-      },
-      {
-        tool: "system_output",
-        args: (results) => {
-          const seen = JSON.parse(stripReminders(results[4] ?? "")) as Record<string, any>;
-          return {
-            id: seen.artifact.id,
-            stream: "stdout",
-            offset: 0,
-            grep: { pattern: "^FAILED " },
-          };
-        },
-      },
+      ...artifactTurns(4, (text) => JSON.parse(stripReminders(text)) as Record<string, any>),
     ]);
   }, 200_000);
 
   it("offers our tools directly (no ToolSearch step) and shows the model our instructions", () => {
     const first = main.model.requests[0];
-    for (const tool of OUR_TOOLS) expect(first?.toolNames).toContain(`${PREFIX}${tool}`);
+    expectOurToolsOffered(first?.toolNames, PREFIX);
     // Claude Code puts server instructions in a system-reminder of the first user message.
     for (const line of SERVER_INSTRUCTION_LINES) expect(first?.context).toContain(line);
     const init = streamEvents(main.run.stdout).find((event) => event.subtype === "init");
@@ -195,16 +143,12 @@ describe("claude -p with the printed .mcp.json", () => {
 
   it("shows the model the whole result of a literal-args run: exit 0 and its stdout", () => {
     const result = seenJson(finalResults(main.model)[0]);
-    expect(result.status).toBe("completed");
-    expect(result.exitCode).toBe(0);
-    expect(result.stdout.text).toBe(LITERAL_STDOUT);
+    expectLiteralRun(result);
     expect(result.cwd).toBe(main.space.root);
   });
 
   it("reports a nonzero exit as a normal result", () => {
-    const result = seenJson(finalResults(main.model)[1]);
-    expect(result.exitCode).toBe(NONZERO_EXIT_CODE);
-    expect(result.stderr.text).toBe("failing on purpose");
+    expectNonzeroRun(seenJson(finalResults(main.model)[1]));
   });
 
   it("passes tool errors to the model as the coded text, flagged as errors", () => {
@@ -223,28 +167,17 @@ describe("claude -p with the printed .mcp.json", () => {
     // limit; ours is well under it anyway, and must reach the model as complete JSON.
     expect(stripReminders(seen?.text ?? "").length).toBeLessThan(40_000);
     const result = seenJson(seen);
-    expect(result).toMatchObject({ status: "completed", exitCode: 0, timedOut: false });
-    expect(result.stdout.truncated).toBe(true);
-    expect(result.stdout.totalBytes).toBe(Buffer.byteLength(big));
+    expectTruncatedBig(result, big);
     expect(result.artifact.status).toBe("published");
     expect(result.artifact.id).toMatch(/^[0-9a-f]{32}$/);
 
     const head = excerptHeadBytes(result.stdout.text);
-    const page = seenJson(finalResults(main.model)[5]);
-    expect(page.offset).toBe(head);
-    expect(page.bytes).toBeGreaterThan(0);
-    expect(page.text).toBe(big.slice(head, head + page.bytes));
-    expect(page.nextOffset).toBe(head + page.bytes);
+    expectPageAfterHead(big, head, seenJson(finalResults(main.model)[5]));
     expect(await waitForNoProcesses(main.space.root)).toEqual([]);
   });
 
   it("finds a line in the artifact with a system_output grep search", () => {
-    const found = seenJson(finalResults(main.model)[6]);
-    expect(found.matches).toEqual([
-      { offset: markerOffset(), line: MARKER_LINE, text: MARKER_TEXT },
-    ]);
-    expect(found.truncated).toBe(false);
-    expect(found.eof).toBe(true);
+    expectMarkerFound(seenJson(finalResults(main.model)[6]));
   });
 });
 
@@ -288,7 +221,8 @@ describe("a call longer than Claude Code's tool timeout", () => {
       const handle = JSON.parse(stripReminders(results[0] ?? "")) as { executionId?: string };
       return { executionId: handle.executionId ?? "missing", waitMs: 2_500 };
     };
-    const slow = await session(
+    const slow = await claudeSession(
+      resources,
       [
         { tool: "system_exec", args: () => ({ ...SLOW_CALL, timeoutMs: 60_000 }) },
         ...Array.from({ length: 5 }, () => ({ tool: "system_wait", args: waitStep })),
@@ -297,14 +231,7 @@ describe("a call longer than Claude Code's tool timeout", () => {
     );
     const results = finalResults(slow.model).map((result) => seenJson(result));
     expect(results).toHaveLength(6);
-    expect(results[0]?.status).toBe("running");
-    // How many waits see it still running depends on the host's own pace; the handle came first.
-    expect(results[0]?.elapsedMs).toBeLessThan(SLOW_MS);
-    const last = results.at(-1)!;
-    expect(last.status).toBe("completed");
-    expect(last.executionId).toBe(results[0]?.executionId);
-    expect(last.exitCode).toBe(0);
-    expect(last.stdout.text).toBe(SLOW_STDOUT);
+    expectYieldedThenCompleted(results);
     expect(await waitForNoProcesses(slow.space.root)).toEqual([]);
   });
 });

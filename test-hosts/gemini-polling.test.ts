@@ -5,28 +5,18 @@
 
 import { describe, expect, it } from "vitest";
 
-import { renderHostConfig } from "../src/hosts/index.js";
-import { geminiPrintArgs, runGemini, writeGeminiSettings } from "./helpers/gemini.js";
-import { startMockGemini } from "./helpers/mock-gemini.js";
+import { geminiSession } from "./helpers/gemini.js";
 import { expectOnlyNewOutput, POLL_BUILD_RESULTS, POLL_BUILD_TURNS } from "./helpers/poll-build.js";
 import { hostResources } from "./helpers/resources.js";
 import { waitForNoProcesses } from "./helpers/server.js";
+import { finalResults } from "./helpers/session.js";
 
 const resources = hostResources("gemini-poll");
 
 describe("gemini -p polling a running build", () => {
   it("shows the model only the new output of each poll, then the whole completed result", async () => {
-    const space = resources.workspace();
-    const model = resources.afterTest(await startMockGemini(POLL_BUILD_TURNS), (made) =>
-      made.close(),
-    );
-    const dir = resources.home();
-    writeGeminiSettings(dir, renderHostConfig("gemini", space.launch), { trust: true });
-    const run = await runGemini(dir, model.origin, geminiPrintArgs("run the scripted calls"));
-    expect(run.timedOut, run.stderr).toBe(false);
-    expect(run.code, run.stderr).toBe(0);
-    expect(model.errors).toEqual([]);
-    const results = model.requests.at(-1)?.results ?? [];
+    const { model, space } = await geminiSession(resources, POLL_BUILD_TURNS);
+    const results = finalResults(model);
     expect(results).toHaveLength(POLL_BUILD_RESULTS);
     const seen = results.map((result) => {
       expect(result.isError).toBe(false);

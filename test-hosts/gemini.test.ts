@@ -6,44 +6,47 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { SERVER_INSTRUCTION_LINES } from "../src/hosts/guidance.js";
-import { hostConfigNotes, renderHostConfig } from "../src/hosts/index.js";
-import { geminiPrintArgs, runGemini, writeGeminiSettings } from "./helpers/gemini.js";
-import { startMockGemini } from "./helpers/mock-gemini.js";
+import { hostConfigNotes } from "../src/hosts/index.js";
+import {
+  artifactTurns,
+  expectLiteralRun,
+  expectMarkerFound,
+  expectNonzeroRun,
+  expectOurToolsOffered,
+  expectPageAfterHead,
+  expectTruncatedBig,
+} from "./helpers/core-session.js";
+import { geminiSession } from "./helpers/gemini.js";
 import type { MockGemini } from "./helpers/mock-gemini.js";
 import {
   BIG_CALL,
   INVALID_TIMEOUT_CALL,
   LITERAL_CALL,
   LITERAL_STDOUT,
-  MARKER_LINE,
-  MARKER_TEXT,
   NONZERO_CALL,
   NONZERO_EXIT_CODE,
-  SLOW_MS,
-  SLOW_STDOUT,
   bigOutput,
   excerptHeadBytes,
-  markerOffset,
 } from "./helpers/programs.js";
-import type { RunResult } from "./helpers/run.js";
-import { YIELD_AND_CUT_OPTIONS, YIELD_AND_CUT_TURNS } from "./helpers/yield-and-cut.js";
+import {
+  expectYieldedThenCompleted,
+  YIELD_AND_CUT_OPTIONS,
+  YIELD_AND_CUT_TURNS,
+} from "./helpers/yield-and-cut.js";
 import { jsonIn } from "./helpers/script.js";
-import type { ScriptedTurn, SeenResult } from "./helpers/script.js";
+import type { SeenResult } from "./helpers/script.js";
 import { hostResources } from "./helpers/resources.js";
 import { waitForNoProcesses } from "./helpers/server.js";
-import type { Workspace } from "./helpers/server.js";
+import { finalResults, type HostSession } from "./helpers/session.js";
 
 /** Gemini CLI's names for our tools: `mcp_<server>_<tool>`. */
 const PREFIX = "mcp_system-command_";
-const OUR_TOOLS = ["system_environment", "system_output", "system_exec", "system_wait"];
 
 /** Gemini CLI's own cut of a long text block (HOSTS.md). */
 const GEMINI_CUT_MARKER = /Output too large\. Showing first 8,000 and last 32,000 characters/;
 const GEMINI_CUT_CHARS = 40_000;
 
 const resources = hostResources("gemini");
-const workspace = resources.workspace;
-const home = resources.home;
 
 /** Gemini shows the model our text block, wrapped in `<untrusted_context>`; it must parse. */
 function seenJson(result: SeenResult | undefined): Record<string, any> {
@@ -57,67 +60,19 @@ function seenJson(result: SeenResult | undefined): Record<string, any> {
   >;
 }
 
-/** The results the model saw by the end of a session (the last request holds them all). */
-function finalResults(model: MockGemini): SeenResult[] {
-  return model.requests.at(-1)?.results ?? [];
-}
-
-interface Session {
-  run: RunResult;
-  model: MockGemini;
-  space: Workspace;
-}
-
-/** One `gemini -p` session with the printed entry (plus `entryChanges`) in settings.json. */
-async function session(
-  turns: ScriptedTurn[],
-  options: { flags?: string[]; entryChanges?: Record<string, unknown> } = {},
-): Promise<Session> {
-  const space = workspace(options.flags);
-  const model = resources.afterTest(await startMockGemini(turns), (made) => made.close());
-  const dir = home();
-  writeGeminiSettings(dir, renderHostConfig("gemini", space.launch), {
-    trust: true,
-    ...options.entryChanges,
-  });
-  const run = await runGemini(dir, model.origin, geminiPrintArgs("run the scripted calls"));
-  expect(run.timedOut, run.stderr).toBe(false);
-  expect(run.code, run.stderr).toBe(0);
-  expect(model.errors).toEqual([]);
-  return { run, model, space };
-}
+type Session = HostSession<MockGemini>;
 
 describe("gemini -p with the printed settings entry", () => {
   let main: Session;
   const big = bigOutput();
-  const artifactOf = (text: string): string => jsonIn(text).artifact.id;
 
   beforeAll(async () => {
-    main = await session([
+    main = await geminiSession(resources, [
       { tool: "system_exec", args: () => LITERAL_CALL },
       { tool: "system_exec", args: () => NONZERO_CALL },
       { tool: "system_exec", args: () => INVALID_TIMEOUT_CALL },
       { tool: "system_exec", args: () => BIG_CALL },
-      {
-        tool: "system_output",
-        args: (results) => {
-          const seen = jsonIn(results[3] ?? "");
-          return {
-            id: seen.artifact.id,
-            stream: "stdout",
-            offset: excerptHeadBytes(seen.stdout.text),
-          };
-        },
-      },
-      {
-        tool: "system_output",
-        args: (results) => ({
-          id: artifactOf(results[3] ?? ""),
-          stream: "stdout",
-          offset: 0,
-          grep: { pattern: "^FAILED " },
-        }),
-      },
+      ...artifactTurns(3, jsonIn),
       // Gemini's scheduling hint on calls the model makes in one turn.
       [
         { tool: "system_exec", args: () => ({ ...LITERAL_CALL, wait_for_previous: false }) },
@@ -129,21 +84,16 @@ describe("gemini -p with the printed settings entry", () => {
 
   it("offers our tools as mcp_system-command_<tool> and shows the model our instructions", () => {
     const first = main.model.requests[0];
-    for (const tool of OUR_TOOLS) expect(first?.toolNames).toContain(`${PREFIX}${tool}`);
+    expectOurToolsOffered(first?.toolNames, PREFIX);
     for (const line of SERVER_INSTRUCTION_LINES) expect(first?.context).toContain(line);
   });
 
   it("shows the model the whole result of a literal-args run: exit 0 and its stdout", () => {
-    const result = seenJson(finalResults(main.model)[0]);
-    expect(result.status).toBe("completed");
-    expect(result.exitCode).toBe(0);
-    expect(result.stdout.text).toBe(LITERAL_STDOUT);
+    expectLiteralRun(seenJson(finalResults(main.model)[0]));
   });
 
   it("reports a nonzero exit as a normal result", () => {
-    const result = seenJson(finalResults(main.model)[1]);
-    expect(result.exitCode).toBe(NONZERO_EXIT_CODE);
-    expect(result.stderr.text).toBe("failing on purpose");
+    expectNonzeroRun(seenJson(finalResults(main.model)[1]));
   });
 
   it("passes a tool error to the model as the coded text, flagged as an error", () => {
@@ -158,9 +108,7 @@ describe("gemini -p with the printed settings entry", () => {
     expect(seen?.text.length).toBeLessThan(GEMINI_CUT_CHARS);
     expect(seen?.text).not.toMatch(GEMINI_CUT_MARKER);
     const result = seenJson(seen);
-    expect(result).toMatchObject({ status: "completed", exitCode: 0, timedOut: false });
-    expect(result.stdout.truncated).toBe(true);
-    expect(result.stdout.totalBytes).toBe(Buffer.byteLength(big));
+    expectTruncatedBig(result, big);
     expect(result.artifact).toMatchObject({
       status: "published",
       id: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -170,20 +118,11 @@ describe("gemini -p with the printed settings entry", () => {
   it("pages the omitted bytes with a default-size system_output page", () => {
     const result = jsonIn(finalResults(main.model)[3]?.text ?? "");
     const head = excerptHeadBytes(result.stdout.text);
-    const page = seenJson(finalResults(main.model)[4]);
-    expect(page.offset).toBe(head);
-    expect(page.bytes).toBeGreaterThan(0);
-    expect(page.text).toBe(big.slice(head, head + page.bytes));
-    expect(page.nextOffset).toBe(head + page.bytes);
+    expectPageAfterHead(big, head, seenJson(finalResults(main.model)[4]));
   });
 
   it("finds a line in the artifact with a system_output grep search", () => {
-    const found = seenJson(finalResults(main.model)[5]);
-    expect(found.matches).toEqual([
-      { offset: markerOffset(), line: MARKER_LINE, text: MARKER_TEXT },
-    ]);
-    expect(found.truncated).toBe(false);
-    expect(found.eof).toBe(true);
+    expectMarkerFound(seenJson(finalResults(main.model)[5]));
   });
 
   it("runs calls that set wait_for_previous (Gemini adds it to every tool's schema)", async () => {
@@ -206,9 +145,13 @@ describe("gemini -p with the printed settings entry", () => {
 describe("what print-config's notes say Gemini needs", () => {
   it('offers no tool of the server in a headless run without "trust": true', async () => {
     expect(hostConfigNotes("gemini").join("\n")).toContain('"trust": true');
-    const untrusted = await session([{ tool: "system_exec", args: () => LITERAL_CALL }], {
-      entryChanges: { trust: undefined },
-    });
+    const untrusted = await geminiSession(
+      resources,
+      [{ tool: "system_exec", args: () => LITERAL_CALL }],
+      {
+        entryChanges: { trust: undefined },
+      },
+    );
     // No request offered our tools, so the script never ran.
     expect(untrusted.model.requests).toEqual([]);
     expect(untrusted.model.paths.length).toBeGreaterThan(0);
@@ -221,19 +164,11 @@ describe("a call longer than Gemini's per-server timeout, and Gemini's own cut",
   const big = bigOutput();
 
   beforeAll(async () => {
-    slow = await session(YIELD_AND_CUT_TURNS, YIELD_AND_CUT_OPTIONS);
+    slow = await geminiSession(resources, YIELD_AND_CUT_TURNS, YIELD_AND_CUT_OPTIONS);
   }, 200_000);
 
   it("completes through the server's yield and system_wait", () => {
-    const results = finalResults(slow.model).slice(0, 6).map(seenJson);
-    expect(results[0]?.status).toBe("running");
-    // How many waits see it still running depends on the host's own pace; the handle came first.
-    expect(results[0]?.elapsedMs).toBeLessThan(SLOW_MS);
-    const last = results.at(-1)!;
-    expect(last.status).toBe("completed");
-    expect(last.executionId).toBe(results[0]?.executionId);
-    expect(last.exitCode).toBe(0);
-    expect(last.stdout.text).toBe(SLOW_STDOUT);
+    expectYieldedThenCompleted(finalResults(slow.model).slice(0, 6).map(seenJson));
   });
 
   it("keeps the outcome and artifact id visible when Gemini cuts a long result", () => {

@@ -8,6 +8,15 @@ import { existsSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { renderHostConfig } from "../src/hosts/index.js";
+import {
+  artifactTurns,
+  expectLiteralRun,
+  expectMarkerFound,
+  expectNonzeroRun,
+  expectOurToolsOffered,
+  expectPageAfterHead,
+  expectTruncatedBig,
+} from "./helpers/core-session.js";
 import { startMockAnthropic } from "./helpers/mock-anthropic.js";
 import type { MockAnthropic } from "./helpers/mock-anthropic.js";
 import { opencodeBinary, opencodeConfig, runOpencode } from "./helpers/opencode.js";
@@ -15,28 +24,23 @@ import {
   BIG_CALL,
   INVALID_TIMEOUT_CALL,
   LITERAL_CALL,
-  LITERAL_STDOUT,
-  MARKER_LINE,
-  MARKER_TEXT,
   NONZERO_CALL,
-  NONZERO_EXIT_CODE,
-  SLOW_MS,
-  SLOW_STDOUT,
   bigOutput,
   excerptHeadBytes,
-  markerOffset,
 } from "./helpers/programs.js";
-import type { RunResult } from "./helpers/run.js";
-import { YIELD_AND_CUT_OPTIONS, YIELD_AND_CUT_TURNS } from "./helpers/yield-and-cut.js";
+import {
+  expectYieldedThenCompleted,
+  YIELD_AND_CUT_OPTIONS,
+  YIELD_AND_CUT_TURNS,
+} from "./helpers/yield-and-cut.js";
 import { jsonIn } from "./helpers/script.js";
 import type { ScriptedTurn, SeenResult } from "./helpers/script.js";
 import { hostResources } from "./helpers/resources.js";
 import { waitForNoProcesses } from "./helpers/server.js";
-import type { Workspace } from "./helpers/server.js";
+import { expectCleanRun, finalResults, type HostSession } from "./helpers/session.js";
 
 /** OpenCode's names for our tools: `<server>_<tool>`. */
 const PREFIX = "system-command_";
-const OUR_TOOLS = ["system_environment", "system_output", "system_exec", "system_wait"];
 
 /** OpenCode keeps whole lines from the top, at most 2,000 lines or 51,200 bytes (HOSTS.md). */
 const OPENCODE_MAX_BYTES = 51_200;
@@ -56,15 +60,7 @@ function seenJson(result: SeenResult | undefined): Record<string, any> {
   return JSON.parse(result?.text ?? "") as Record<string, any>;
 }
 
-function finalResults(model: MockAnthropic): SeenResult[] {
-  return model.requests.at(-1)?.results ?? [];
-}
-
-interface Session {
-  run: RunResult;
-  model: MockAnthropic;
-  space: Workspace;
-}
+type Session = HostSession<MockAnthropic>;
 
 /** One `opencode run` session with the printed `mcp` entry (plus `entryChanges`). */
 async function session(
@@ -80,9 +76,7 @@ async function session(
     options.entryChanges,
   );
   const run = await runOpencode(home, config, "run the scripted calls");
-  expect(run.timedOut, run.stderr).toBe(false);
-  expect(run.code, run.stderr).toBe(0);
-  expect(model.errors).toEqual([]);
+  expectCleanRun(run, model);
   return { run, model, space };
 }
 
@@ -97,46 +91,22 @@ describe.skipIf(!OPENCODE_INSTALLED)("opencode run with the printed mcp entry", 
       { tool: "system_exec", args: () => ({ program: "no-such-program" }) },
       { tool: "system_exec", args: () => INVALID_TIMEOUT_CALL },
       { tool: "system_exec", args: () => BIG_CALL },
-      {
-        tool: "system_output",
-        args: (results) => {
-          const seen = jsonIn(results[4] ?? "");
-          return {
-            id: seen.artifact.id,
-            stream: "stdout",
-            offset: excerptHeadBytes(seen.stdout.text),
-          };
-        },
-      },
-      {
-        tool: "system_output",
-        args: (results) => ({
-          id: jsonIn(results[4] ?? "").artifact.id,
-          stream: "stdout",
-          offset: 0,
-          grep: { pattern: "^FAILED " },
-        }),
-      },
+      ...artifactTurns(4, jsonIn),
     ]);
   }, 200_000);
 
   it("offers our tools as system-command_<tool>", () => {
-    const first = main.model.requests[0];
-    for (const tool of OUR_TOOLS) expect(first?.toolNames).toContain(`${PREFIX}${tool}`);
+    expectOurToolsOffered(main.model.requests[0]?.toolNames, PREFIX);
   });
 
   it("shows the model the whole result of a literal-args run: exit 0 and its stdout", () => {
     const result = seenJson(finalResults(main.model)[0]);
-    expect(result.status).toBe("completed");
-    expect(result.exitCode).toBe(0);
-    expect(result.stdout.text).toBe(LITERAL_STDOUT);
+    expectLiteralRun(result);
     expect(result.cwd).toBe(main.space.root);
   });
 
   it("reports a nonzero exit as a normal result", () => {
-    const result = seenJson(finalResults(main.model)[1]);
-    expect(result.exitCode).toBe(NONZERO_EXIT_CODE);
-    expect(result.stderr.text).toBe("failing on purpose");
+    expectNonzeroRun(seenJson(finalResults(main.model)[1]));
   });
 
   it("passes tool errors to the model as the coded text", () => {
@@ -149,9 +119,7 @@ describe.skipIf(!OPENCODE_INSTALLED)("opencode run with the printed mcp entry", 
     const seen = finalResults(main.model)[4];
     expect(Buffer.byteLength(seen?.text ?? "")).toBeLessThan(OPENCODE_MAX_BYTES);
     const result = seenJson(seen);
-    expect(result).toMatchObject({ status: "completed", exitCode: 0, timedOut: false });
-    expect(result.stdout.truncated).toBe(true);
-    expect(result.stdout.totalBytes).toBe(Buffer.byteLength(big));
+    expectTruncatedBig(result, big);
     expect(result.artifact).toMatchObject({
       status: "published",
       id: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -163,20 +131,11 @@ describe.skipIf(!OPENCODE_INSTALLED)("opencode run with the printed mcp entry", 
   it("pages the omitted bytes with a default-size system_output page", () => {
     const result = jsonIn(finalResults(main.model)[4]?.text ?? "");
     const head = excerptHeadBytes(result.stdout.text);
-    const page = seenJson(finalResults(main.model)[5]);
-    expect(page.offset).toBe(head);
-    expect(page.bytes).toBeGreaterThan(0);
-    expect(page.text).toBe(big.slice(head, head + page.bytes));
-    expect(page.nextOffset).toBe(head + page.bytes);
+    expectPageAfterHead(big, head, seenJson(finalResults(main.model)[5]));
   });
 
   it("finds a line in the artifact with a system_output grep search", () => {
-    const found = seenJson(finalResults(main.model)[6]);
-    expect(found.matches).toEqual([
-      { offset: markerOffset(), line: MARKER_LINE, text: MARKER_TEXT },
-    ]);
-    expect(found.truncated).toBe(false);
-    expect(found.eof).toBe(true);
+    expectMarkerFound(seenJson(finalResults(main.model)[6]));
   });
 });
 
@@ -190,15 +149,7 @@ describe.skipIf(!OPENCODE_INSTALLED)(
     }, 200_000);
 
     it("completes through the server's yield and system_wait", () => {
-      const results = finalResults(slow.model).slice(0, 6).map(seenJson);
-      expect(results[0]?.status).toBe("running");
-      // How many waits see it still running depends on the host's own pace; the handle came first.
-      expect(results[0]?.elapsedMs).toBeLessThan(SLOW_MS);
-      const last = results.at(-1)!;
-      expect(last.status).toBe("completed");
-      expect(last.executionId).toBe(results[0]?.executionId);
-      expect(last.exitCode).toBe(0);
-      expect(last.stdout.text).toBe(SLOW_STDOUT);
+      expectYieldedThenCompleted(finalResults(slow.model).slice(0, 6).map(seenJson));
     });
 
     it("cuts a long one-line result whole, leaving only its note and the saved file", async () => {

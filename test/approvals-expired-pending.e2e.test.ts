@@ -5,47 +5,28 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { APPROVAL_VALIDITY_MS } from "../src/policy/constants.js";
 import { ApprovalStore } from "../src/policy/approvals.js";
 import { isCommandError } from "../src/errors.js";
-import { runCli } from "./cli-helpers.js";
-import { configuredArgs, removeDir, tempDir } from "./helpers/server.js";
+import { removeDir, tempDir } from "./helpers/server.js";
 import {
+  approvalIdOf,
   approvalsDir,
-  guardedManifest,
-  startPolicyServer,
-  stateEnv,
+  askManifest,
+  sharePolicyServer,
+  stateCli,
   textOf,
   type PolicyClient,
 } from "./policy-helpers.js";
-
-function manifest(): Record<string, any> {
-  const value = guardedManifest();
-  value.programs.true.rules = [
-    { match: { contains: ["--ask"] }, decision: "ask", reason: "a human must say yes" },
-  ];
-  return value;
-}
-
-function approvalIdOf(text: string): string {
-  const match = /approval id ([0-9a-f]{32})/.exec(text);
-  if (!match) throw new Error(`no approval id in ${JSON.stringify(text)}`);
-  return match[1]!;
-}
 
 describe("an expired pending approval", () => {
   let dir: string;
   let server: PolicyClient;
 
-  beforeAll(async () => {
-    dir = tempDir();
-    server = await startPolicyServer({ args: configuredArgs(dir, manifest()), env: stateEnv(dir) });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    if (dir) removeDir(dir);
+  sharePolicyServer(askManifest(), (started, made) => {
+    server = started;
+    dir = made;
   });
 
   it("cannot be approved through the CLI, and the call still does not run", async () => {
@@ -59,7 +40,7 @@ describe("an expired pending approval", () => {
     stored.expiresAt = new Date(Date.now() - 1_000).toISOString();
     writeFileSync(file, JSON.stringify(stored));
 
-    const approve = runCli(["approve", "--yes", id], { env: stateEnv(dir) });
+    const approve = stateCli(dir, ["approve", "--yes", id]);
     expect(approve.status).toBe(1);
     expect(approve.stderr).toContain(
       `APPROVAL_NOT_FOUND: approval ${id} expired at ${stored.expiresAt}; ` +

@@ -719,18 +719,10 @@ describe("staging left by a killed server", () => {
       store,
     ]);
     await raw.initialize();
-    raw.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: {
-        name: "system_exec",
-        arguments: {
-          program: "node",
-          args: [genPath, "slow", "70", "40000", "0", pidFile],
-          timeoutMs: EXEC_TIMEOUT_MS,
-        },
-      },
+    raw.callTool(1, "system_exec", {
+      program: "node",
+      args: [genPath, "slow", "70", "40000", "0", pidFile],
+      timeoutMs: EXEC_TIMEOUT_MS,
     });
     const stagingDir = path.join(store, "staging");
     const entries = () => (existsSync(stagingDir) ? readdirSync(stagingDir) : []);

@@ -8,14 +8,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attackDir, identities, type AttackDir } from "./helpers/identity.js";
+import { startTicks } from "./helpers/proc.js";
 import { SEAL_LOCK_TIMEOUT_MS } from "../src/policy/seal-lock.js";
 import { auditServer, cliAs, closeAndWait, records, seal, session } from "./audit-helpers.js";
-
-/** Field 22 of /proc/<pid>/stat: the start time the lock's owner check compares. */
-function startTicks(pid: number): string {
-  const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
-}
 
 describe.skipIf(process.platform !== "linux")("the seal lock", () => {
   const [identity] = identities();

@@ -2,15 +2,12 @@
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { validateManifest } from "../src/manifest/validate.js";
-import { makeWorld, type World } from "./node-fixtures.js";
-import { errorCode, removeDir, runCli, writeJson } from "./cli-helpers.js";
+import { makeWorld, tempDirsPerTest, type World } from "./node-fixtures.js";
+import { errorCode, runCli, writeJson } from "./cli-helpers.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) removeDir(dir);
-});
+const dirs = tempDirsPerTest();
 
 /** A v1 manifest whose static node is one of the world's installations. */
 function v1Manifest(world: World, nodeVersion = "v20.1.0"): Record<string, unknown> {

@@ -9,6 +9,7 @@ import { installPosix } from "./node-fixtures.js";
 import {
   baseEnv,
   CLI_ENTRY,
+  configuredArgs,
   removeDir,
   REPO_ROOT,
   startServer,
@@ -31,17 +32,7 @@ afterEach(async () => {
 });
 
 async function serve(manifest: object, env = baseEnv()) {
-  const server = await startServer({
-    args: [
-      "--manifest",
-      writeManifest(dir, manifest),
-      "--root",
-      dir,
-      "--artifact-dir",
-      path.join(dir, "artifacts"),
-    ],
-    env,
-  });
+  const server = await startServer({ args: configuredArgs(dir, manifest), env });
   servers.push(server);
   return server;
 }

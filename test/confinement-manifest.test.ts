@@ -3,10 +3,10 @@
 
 import { mkdirSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadCatalog, validateManifest } from "../src/programs/load-catalog.js";
 import { DEFAULT_HIDDEN_PATHS } from "../src/confinement/constants.js";
-import { TempTree, thrown } from "./manifest-fixtures.js";
+import { tempTreePerTest, thrown } from "./manifest-fixtures.js";
 
 type Json = Record<string, unknown>;
 
@@ -23,8 +23,7 @@ function problem(value: unknown): string {
   return error.message;
 }
 
-const temp = new TempTree();
-afterEach(() => temp.cleanup());
+const temp = tempTreePerTest();
 
 async function catalogOf(manifest: Json, homeDir: string, platform: NodeJS.Platform = "linux") {
   return loadCatalog({ manifest, startupEnv: { PATH: "/usr/bin:/bin" }, platform, homeDir });

@@ -13,11 +13,13 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registryIn } from "./helpers/crash-registry.js";
 import { startRawServer } from "./helpers/raw-server.js";
 import { requireBwrapInCi } from "./helpers/sandbox.js";
 import {
   baseEnv,
   CLI_ENTRY,
+  configuredArgs,
   eventually,
   FIXTURES,
   removeDir,
@@ -62,14 +64,7 @@ function sleepToken(): string {
 
 /** `serve` flags for the file's manifest in `dir`, with `dir` as the Root and its artifacts. */
 function serveArgs(dir: string): string[] {
-  return [
-    "--manifest",
-    writeManifest(dir, manifestFor()),
-    "--root",
-    dir,
-    "--artifact-dir",
-    path.join(dir, "artifacts"),
-  ];
+  return configuredArgs(dir, manifestFor());
 }
 
 function manifestFor(extra: Record<string, unknown> = {}): object {
@@ -486,22 +481,14 @@ describe.runIf(requireBwrapInCi())("confinement at startup and after a crash", (
     const env = baseEnv({ XDG_STATE_HOME: stateHome });
     const args = serveArgs(dir);
     const token = sleepToken();
-    const registry = path.join(stateHome, "system-command-mcp/executions");
+    const registry = registryIn(stateHome);
     const first = startRawServer(args, env);
     try {
       await first.initialize();
-      first.send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: {
-          name: "system_exec",
-          arguments: {
-            program: "sh",
-            args: ["-c", `setsid sleep ${token} & sleep 300`],
-            background: true,
-          },
-        },
+      first.callTool(1, "system_exec", {
+        program: "sh",
+        args: ["-c", `setsid sleep ${token} & sleep 300`],
+        background: true,
       });
       expect((await first.response(1)).result.structuredContent.status).toBe("running");
       expect(await eventually(() => pidsWithToken(token).length === 1, 20_000)).toBe(true);

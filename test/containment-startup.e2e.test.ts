@@ -6,9 +6,23 @@
 import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveOnce, shProgram, TEST_SEARCH_PATH } from "./helpers/containment.js";
-import { attackDir, giveTo, identities, type AttackDir } from "./helpers/identity.js";
+import { containedManifest, serveOnce, shProgram } from "./helpers/containment.js";
+import {
+  attackDir,
+  giveTo,
+  identities,
+  type AttackDir,
+  type Identity,
+} from "./helpers/identity.js";
 import { requireBwrapInCi } from "./helpers/sandbox.js";
+
+/** A copy of /bin/true at `dir`/tool, owned by the identity: an unconfined program's executable. */
+function toolIn(identity: Identity, dir: string): string {
+  const tool = path.join(dir, "tool");
+  copyFileSync("/bin/true", tool);
+  giveTo(identity, tool);
+  return tool;
+}
 
 describe.runIf(requireBwrapInCi())(
   "startup refuses what it cannot protect (§20.1 items 1, 2)",
@@ -24,20 +38,14 @@ describe.runIf(requireBwrapInCi())(
 
       it("an unconfined program whose executable lies in a confined program's writable Root", () => {
         const ws = attack.mkdir("ws");
-        const tool = path.join(ws, "tool");
-        copyFileSync("/bin/true", tool);
-        giveTo(identity, tool);
+        const tool = toolIn(identity, ws);
         const run = serveOnce(
           identity,
           attack,
-          {
-            version: 2,
-            searchPath: TEST_SEARCH_PATH,
-            programs: {
-              tool: { candidates: [tool], sandbox: null },
-              sh: shProgram({ filesystem: "workspace-write" }),
-            },
-          },
+          containedManifest({
+            tool: { candidates: [tool], sandbox: null },
+            sh: shProgram({ filesystem: "workspace-write" }),
+          }),
           [ws],
         );
         expect(run.status).toBe(1);
@@ -49,20 +57,14 @@ describe.runIf(requireBwrapInCi())(
 
       it("an unconfined program whose executable lies in a read-only program's writablePaths", () => {
         const cache = attack.mkdir("cache");
-        const tool = path.join(cache, "tool");
-        copyFileSync("/bin/true", tool);
-        giveTo(identity, tool);
+        const tool = toolIn(identity, cache);
         const run = serveOnce(
           identity,
           attack,
-          {
-            version: 2,
-            searchPath: TEST_SEARCH_PATH,
-            programs: {
-              tool: { candidates: [tool], sandbox: null },
-              sh: shProgram({ filesystem: "read-only", writablePaths: [cache] }),
-            },
-          },
+          containedManifest({
+            tool: { candidates: [tool], sandbox: null },
+            sh: shProgram({ filesystem: "read-only", writablePaths: [cache] }),
+          }),
           [attack.mkdir("elsewhere")],
         );
         expect(run.status).toBe(1);
@@ -75,19 +77,19 @@ describe.runIf(requireBwrapInCi())(
         const run = serveOnce(
           identity,
           attack,
-          {
-            version: 2,
-            searchPath: TEST_SEARCH_PATH,
-            programs: {
+          containedManifest(
+            {
               node: { candidates: [process.execPath], sandbox: null },
               sh: shProgram({ filesystem: "workspace-write" }),
             },
-            projectNode: {
-              enabledRoots: [ws],
-              installationRoots: [installs],
-              defaultVersion: "20.1.0",
+            {
+              projectNode: {
+                enabledRoots: [ws],
+                installationRoots: [installs],
+                defaultVersion: "20.1.0",
+              },
             },
-          },
+          ),
           [ws],
         );
         expect(run.status).toBe(1);
@@ -101,11 +103,7 @@ describe.runIf(requireBwrapInCi())(
         const run = serveOnce(
           identity,
           attack,
-          {
-            version: 2,
-            searchPath: TEST_SEARCH_PATH,
-            programs: { sh: shProgram({ filesystem: "workspace-write" }) },
-          },
+          containedManifest({ sh: shProgram({ filesystem: "workspace-write" }) }),
           [inside],
         );
         expect(run.status).toBe(1);

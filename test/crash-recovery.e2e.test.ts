@@ -1,51 +1,28 @@
 // Crash safety (SPEC §19): a server killed with SIGKILL leaves a registry file; the next server
 // start kills the leftover group — and leaves a group whose id now belongs to someone else alone.
 
-import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { plantLeftover, registryIn } from "./helpers/crash-registry.js";
+import { scratchPerTest } from "./helpers/proc.js";
 import { startRawServer, startTreeCall } from "./helpers/raw-server.js";
-import {
-  baseEnv,
-  eventually,
-  isAlive,
-  removeDir,
-  startServer,
-  tempDir,
-  writeManifest,
-} from "./helpers/server.js";
+import { baseEnv, configuredArgs, eventually, isAlive, startServer } from "./helpers/server.js";
 
 let dir: string;
 let stateHome: string;
-const cleanup: number[] = [];
-
-beforeEach(() => {
-  dir = tempDir();
+const cleanup = scratchPerTest((made) => {
+  dir = made;
   stateHome = path.join(dir, "state");
 });
 
-afterEach(() => {
-  for (const pid of cleanup.splice(0)) {
-    if (pid > 1 && isAlive(pid)) process.kill(pid, "SIGKILL");
-  }
-  removeDir(dir);
-});
-
-const registryDir = () => path.join(stateHome, "system-command-mcp/executions");
+const registryDir = () => registryIn(stateHome);
 
 function serverArgs() {
-  const manifest = writeManifest(dir, {
+  return configuredArgs(dir, {
     version: 2,
     programs: { sh: { candidates: ["/bin/sh"], policy: { allowBackground: true } } },
   });
-  return ["--manifest", manifest, "--root", dir, "--artifact-dir", path.join(dir, "artifacts")];
-}
-
-/** Linux start time (clock ticks since boot) of a live pid. */
-function startTicks(pid: number): string {
-  const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
 }
 
 describe.runIf(process.platform === "linux")("crash recovery", () => {
@@ -78,23 +55,9 @@ describe.runIf(process.platform === "linux")("crash recovery", () => {
   });
 
   it("leaves alone a group whose id was reused by an unrelated process", async () => {
-    // An unrelated process leading its own group, as a process that reused a recorded pid would.
-    const unrelated = spawn("sleep", ["60"], { detached: true, stdio: "ignore" });
-    const pid = unrelated.pid!;
-    expect(pid).toBeGreaterThan(1);
-    cleanup.push(pid);
-    const dead = spawnSync("true");
-    expect(dead.pid).toBeGreaterThan(1);
-    mkdirSync(registryDir(), { recursive: true });
-    const recordedStart = String(BigInt(startTicks(pid)) - 1n); // the recorded leader was older
-    writeFileSync(
-      path.join(registryDir(), `${dead.pid}-1.json`),
-      JSON.stringify({
-        serverPid: dead.pid,
-        serverStartTime: "1",
-        groups: [{ pgid: pid, leaderStartTime: recordedStart }],
-      }),
-    );
+    // An unrelated process leading its own group, as a process that reused a recorded pid would:
+    // the recorded leader was older.
+    const pid = plantLeftover(registryDir(), cleanup, (ticks) => String(BigInt(ticks) - 1n));
     const server = await startServer({
       args: serverArgs(),
       env: baseEnv({ XDG_STATE_HOME: stateHome }),

@@ -4,35 +4,15 @@
 // started by the execution we recorded, so the group id now belongs to someone else.
 
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GroupRegistry, reapDeadServers } from "../src/process/crash-registry.js";
-import { eventually, isAlive, removeDir, tempDir } from "./helpers/server.js";
+import { pgidOf, scratchPerTest, startTicks } from "./helpers/proc.js";
+import { eventually, isAlive } from "./helpers/server.js";
 
 let dir: string;
-const cleanup: number[] = [];
-
-beforeEach(() => {
-  dir = tempDir();
-});
-
-afterEach(() => {
-  for (const pid of cleanup.splice(0)) {
-    if (pid > 1 && isAlive(pid)) process.kill(pid, "SIGKILL");
-  }
-  removeDir(dir);
-});
-
-function startTicks(pid: number): bigint {
-  const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-  return BigInt(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!);
-}
-
-function pgidOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
-}
+const cleanup = scratchPerTest((made) => (dir = made));
 
 /**
  * A process group whose leader has exited and whose one member (a sleep) lives on: the shape a
@@ -74,7 +54,7 @@ describe.runIf(process.platform === "linux")("crash registry guards", () => {
   it("spares a group member that started before the recorded leader", async () => {
     const registry = path.join(dir, "executions");
     const { member, pgid } = await orphanedGroup();
-    recordDeadServer(registry, pgid, startTicks(member) + 1_000n);
+    recordDeadServer(registry, pgid, BigInt(startTicks(member)) + 1_000n);
     const report = reapDeadServers(registry);
     expect(report).toMatchObject({ files: 1, killed: 0, skippedGroups: 0 });
     expect(isAlive(member)).toBe(true);
@@ -84,7 +64,7 @@ describe.runIf(process.platform === "linux")("crash registry guards", () => {
   it("kills a member that started at or after the recorded leader", async () => {
     const registry = path.join(dir, "executions");
     const { member, pgid } = await orphanedGroup();
-    recordDeadServer(registry, pgid, startTicks(member));
+    recordDeadServer(registry, pgid, BigInt(startTicks(member)));
     expect(reapDeadServers(registry)).toMatchObject({ files: 1, killed: 1 });
     expect(await eventually(() => !isAlive(member), 5_000)).toBe(true);
   });

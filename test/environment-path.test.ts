@@ -1,13 +1,12 @@
 // The effective PATH (SPEC §9.5): search path, inherited PATH, per-program PATH.
 
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { prependToPath } from "../src/environment/path-list.js";
 import { loadCatalog } from "../src/programs/load-catalog.js";
-import { rejected, TempTree, writeExecutable, writeManifest } from "./manifest-fixtures.js";
+import { rejected, tempTreePerTest, writeExecutable, writeManifest } from "./manifest-fixtures.js";
 
-const tree = new TempTree();
-afterEach(() => tree.cleanup());
+const tree = tempTreePerTest();
 
 const startupEnv = { PATH: "/inherited/one::/inherited/two:" };
 

@@ -1,15 +1,18 @@
 // Process-tree lifecycle through the real server: timeouts, cancellation, leftovers in the group,
 // concurrency slots (SPEC §6.3–§6.6).
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { readPidFile } from "./helpers/raw-server.js";
 import {
+  configuredArgs,
   errorText,
   eventually,
   FIXTURES,
   isAlive,
   removeDir,
+  shareServer,
   startServer,
   tempDir,
   writeManifest,
@@ -21,26 +24,10 @@ const PID_THEN_WAIT = path.join(FIXTURES, "pid-then-wait.sh");
 let dir: string;
 let server: TestServer;
 
-beforeAll(async () => {
-  dir = tempDir();
-  const manifest = writeManifest(dir);
-  server = await startServer({
-    args: ["--manifest", manifest, "--root", dir, "--artifact-dir", `${dir}/artifacts`],
-  });
+shareServer(undefined, [], (started, made) => {
+  server = started;
+  dir = made;
 });
-
-afterAll(async () => {
-  await server?.close();
-  removeDir(dir);
-});
-
-/** Reads a pid written by the fixture, refusing anything that is not a real pid. */
-function readPid(file: string): number {
-  const text = readFileSync(file, "utf8").trim();
-  const pid = Number(text);
-  if (!/^\d+$/.test(text) || pid <= 1) throw new Error(`expected a pid in ${file}, got "${text}"`);
-  return pid;
-}
 
 describe("timeouts", () => {
   it("kills the whole tree, grandchild included, and reports the timeout", async () => {
@@ -50,7 +37,7 @@ describe("timeouts", () => {
       args: [PID_THEN_WAIT, pidFile],
       timeoutMs: 1_000,
     });
-    const grandchild = readPid(pidFile);
+    const grandchild = readPidFile(pidFile);
     expect(result.timedOut).toBe(true);
     expect(result.cancelled).toBe(false);
     expect(result.exitCode).toBeNull();
@@ -164,7 +151,7 @@ describe("cancellation", () => {
       )
       .catch((error: unknown) => error);
     expect(await eventually(() => existsSync(pidFile), 20_000)).toBe(true);
-    const grandchild = readPid(pidFile);
+    const grandchild = readPidFile(pidFile);
     expect(isAlive(grandchild)).toBe(true);
     abort.abort("test cancels");
     await call;
@@ -177,16 +164,7 @@ describe("concurrency", () => {
     // A server of its own: slots of earlier tests' cancelled calls are released asynchronously.
     const local = tempDir();
     const limited = await startServer({
-      args: [
-        "--manifest",
-        writeManifest(local),
-        "--root",
-        local,
-        "--artifact-dir",
-        `${local}/artifacts`,
-        "--max-concurrent-executions",
-        "2",
-      ],
+      args: configuredArgs(local, undefined, ["--max-concurrent-executions", "2"]),
     });
     try {
       const pidFiles = [path.join(local, "c1.pid"), path.join(local, "c2.pid")];

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../src/errors.js";
 import { startRawServer, type RawServer } from "./helpers/raw-server.js";
-import { removeDir, tempDir, writeManifest } from "./helpers/server.js";
+import { configuredArgs, removeDir, tempDir } from "./helpers/server.js";
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20_240_917;
 const TOOLS = [
@@ -40,7 +40,7 @@ beforeAll(async () => {
   dir = tempDir("scm-fuzz-");
   mkdirSync(path.join(dir, "sub"));
   // Only programs that cannot run long whatever their arguments: /bin/true and /bin/echo.
-  const manifest = writeManifest(dir, {
+  const manifest = {
     version: 2,
     searchPath: ["/usr/bin", "/bin"],
     programs: {
@@ -57,17 +57,8 @@ beforeAll(async () => {
       },
       echo: { candidates: ["/bin/echo"], policy: { maxTimeoutMs: 5000 } },
     },
-  });
-  server = startRawServer([
-    "--manifest",
-    manifest,
-    "--root",
-    dir,
-    "--artifact-dir",
-    path.join(dir, "artifacts"),
-    "--max-concurrent-executions",
-    "8",
-  ]);
+  };
+  server = startRawServer(configuredArgs(dir, manifest, ["--max-concurrent-executions", "8"]));
   await server.initialize();
 });
 
@@ -503,12 +494,7 @@ describe("fuzzed tool arguments (§17)", () => {
     // One more real call after all that.
     const id = nextId++;
     const answer = server.response(id, 30_000);
-    server.send({
-      jsonrpc: "2.0",
-      id,
-      method: "tools/call",
-      params: { name: "system_exec", arguments: { program: "echo", args: ["still", "alive"] } },
-    });
+    server.callTool(id, "system_exec", { program: "echo", args: ["still", "alive"] });
     const message = await answer;
     expect(message.result.structuredContent.stdout.text).toBe("still alive\n");
     expect(server.child.exitCode).toBeNull();

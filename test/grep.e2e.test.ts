@@ -4,22 +4,17 @@
 
 import { describe, expect, it } from "vitest";
 import { compileLinePattern, requiredLiteral } from "../src/search/line-pattern.js";
-import { errorText, shareServer, waitForLine, type TestServer } from "./helpers/server.js";
+import {
+  backgroundNodeManifest,
+  errorText,
+  shareServer,
+  waitForLine,
+  type TestServer,
+} from "./helpers/server.js";
 
 let server: TestServer;
 
-shareServer(
-  {
-    version: 2,
-    programs: {
-      node: { candidates: [process.execPath], policy: { allowBackground: true } },
-    },
-  },
-  [],
-  (started) => {
-    server = started;
-  },
-);
+shareServer(backgroundNodeManifest(), [], (started) => (server = started));
 
 /** 20,000 lines "ok line N", every 5000th "FAIL test N"; line N is line number N. */
 const LINES = 20_000;

@@ -166,32 +166,20 @@ describe("progress", () => {
           .map((line) => JSON.parse(line))
           .filter((m) => m.method === "notifications/progress")
           .filter((m) => m.params.progressToken === "p1").length;
-      raw.send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: {
-          name: "system_exec",
-          arguments: { program: "sh", args: ["-c", "sleep 30"], yieldMs: 3 * PROGRESS_INTERVAL_MS },
-          _meta: { progressToken: "p1" },
-        },
-      });
+      raw.callTool(
+        1,
+        "system_exec",
+        { program: "sh", args: ["-c", "sleep 30"], yieldMs: 3 * PROGRESS_INTERVAL_MS },
+        { progressToken: "p1" },
+      );
       const response = await raw.response(1);
       expect(response.result.structuredContent.status).toBe("running");
       const beforeHandOut = progressLines();
       expect(beforeHandOut).toBeGreaterThan(0);
       // Several intervals pass while the execution keeps running; none may bring progress.
-      raw.send({
-        jsonrpc: "2.0",
-        id: 2,
-        method: "tools/call",
-        params: {
-          name: "system_wait",
-          arguments: {
-            executionId: response.result.structuredContent.executionId,
-            waitMs: 3 * PROGRESS_INTERVAL_MS,
-          },
-        },
+      raw.callTool(2, "system_wait", {
+        executionId: response.result.structuredContent.executionId,
+        waitMs: 3 * PROGRESS_INTERVAL_MS,
       });
       expect((await raw.response(2)).result.structuredContent.status).toBe("running");
       expect(progressLines()).toBe(beforeHandOut);

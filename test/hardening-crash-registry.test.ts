@@ -1,58 +1,17 @@
 // One odd entry in the crash-safety directory (§19) must not disable recovery (#14): entries that
 // are not regular files are skipped and logged, every real leftover is still reaped.
 
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reapDeadServers } from "../src/process/crash-registry.js";
-import {
-  baseEnv,
-  eventually,
-  isAlive,
-  removeDir,
-  startServer,
-  tempDir,
-  writeManifest,
-} from "./helpers/server.js";
+import { plantLeftover, registryIn } from "./helpers/crash-registry.js";
+import { scratchPerTest } from "./helpers/proc.js";
+import { baseEnv, configuredArgs, eventually, isAlive, startServer } from "./helpers/server.js";
 
 let dir: string;
-const cleanup: number[] = [];
-
-beforeEach(() => {
-  dir = tempDir();
-});
-
-afterEach(() => {
-  for (const pid of cleanup.splice(0)) {
-    if (pid > 1 && isAlive(pid)) process.kill(pid, "SIGKILL");
-  }
-  removeDir(dir);
-});
-
-function startTicks(pid: number): string {
-  const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
-}
-
-/** A live group leader left by a "dead server", and that server's registry file. */
-function plantLeftover(registry: string): number {
-  const leftover = spawn("sleep", ["60"], { detached: true, stdio: "ignore" });
-  const pid = leftover.pid!;
-  expect(pid).toBeGreaterThan(1);
-  cleanup.push(pid);
-  const dead = spawnSync("true");
-  expect(dead.pid).toBeGreaterThan(1);
-  writeFileSync(
-    path.join(registry, `${dead.pid}-1.json`),
-    JSON.stringify({
-      serverPid: dead.pid,
-      serverStartTime: "1",
-      groups: [{ pgid: pid, leaderStartTime: startTicks(pid) }],
-    }),
-  );
-  return pid;
-}
+const cleanup = scratchPerTest((made) => (dir = made));
 
 /** A directory, a FIFO and a symlink, each named like a registry file. */
 function plantOddEntries(registry: string): string[] {
@@ -67,7 +26,7 @@ describe.runIf(process.platform === "linux")("crash recovery with odd entries", 
     const registry = path.join(dir, "executions");
     mkdirSync(registry);
     const odd = plantOddEntries(registry);
-    const pid = plantLeftover(registry);
+    const pid = plantLeftover(registry, cleanup);
     const report = reapDeadServers(registry);
     expect(report.files).toBe(1);
     expect(report.killed).toBe(1);
@@ -78,16 +37,12 @@ describe.runIf(process.platform === "linux")("crash recovery with odd entries", 
 
   it("logs the skipped entries on stderr at server start", async () => {
     const stateHome = path.join(dir, "state");
-    const registry = path.join(stateHome, "system-command-mcp/executions");
+    const registry = registryIn(stateHome);
     mkdirSync(registry, { recursive: true });
     plantOddEntries(registry);
-    const pid = plantLeftover(registry);
-    const manifest = writeManifest(dir, {
-      version: 2,
-      programs: { sh: { candidates: ["/bin/sh"] } },
-    });
+    const pid = plantLeftover(registry, cleanup);
     const server = await startServer({
-      args: ["--manifest", manifest, "--root", dir, "--artifact-dir", path.join(dir, "artifacts")],
+      args: configuredArgs(dir, { version: 2, programs: { sh: { candidates: ["/bin/sh"] } } }),
       env: baseEnv({ XDG_STATE_HOME: stateHome }),
     });
     try {

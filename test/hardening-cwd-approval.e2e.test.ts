@@ -7,8 +7,14 @@
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attackDir, giveTo, identities, type AttackDir } from "./helpers/identity.js";
-import { CLI_ENTRY, writeManifest } from "./helpers/server.js";
+import {
+  attackDir,
+  attackServeArgs,
+  giveTo,
+  identities,
+  type AttackDir,
+} from "./helpers/identity.js";
+import { CLI_ENTRY } from "./helpers/server.js";
 import { startPolicyServer, textOf, type PolicyClient } from "./policy-helpers.js";
 
 /** Writes the marker (so a run cannot go unnoticed), then reports where it really runs. */
@@ -52,30 +58,25 @@ describe.each(identities())("approval wait, as $name", (identity) => {
     attack = attackDir(identity, "scm-cwd-approval-");
     root = attack.mkdir("root");
     attack.mkdir("outside");
-    const manifest = writeManifest(attack.dir, {
-      version: 2,
-      programs: {
-        sh: { candidates: ["/bin/sh"], rules: ASK },
-        shc: {
-          candidates: ["/bin/sh"],
-          rules: ASK,
-          sandbox: { filesystem: "workspace-write" },
+    const args = attackServeArgs(
+      attack,
+      {
+        version: 2,
+        programs: {
+          sh: { candidates: ["/bin/sh"], rules: ASK },
+          shc: {
+            candidates: ["/bin/sh"],
+            rules: ASK,
+            sandbox: { filesystem: "workspace-write" },
+          },
         },
       },
-    });
-    const args = [
-      "serve",
-      "--manifest",
-      manifest,
-      "--root",
       root,
-      "--artifact-dir",
-      path.join(attack.dir, "a"),
-    ];
+    );
     server = await startPolicyServer({
       args: [],
       env: attack.env(),
-      command: identity.wrap(process.execPath, [CLI_ENTRY, ...args]),
+      command: identity.wrap(process.execPath, [CLI_ENTRY, "serve", ...args]),
       elicitation: async () => {
         swap?.();
         return { action: "accept", content: { decision: "run" } };

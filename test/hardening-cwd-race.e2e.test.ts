@@ -13,10 +13,11 @@ import {
   attackDir,
   giveTo,
   identities,
+  startServerAs,
   type AttackDir,
   type Identity,
 } from "./helpers/identity.js";
-import { startServer, writeManifest, type TestServer } from "./helpers/server.js";
+import type { TestServer } from "./helpers/server.js";
 
 /** Swaps two paths atomically in a tight loop until killed; prints READY once it runs. */
 const SWAPPER = `
@@ -67,18 +68,14 @@ describe.runIf(process.platform === "linux").each(identities())(
       attack = attackDir(identity, "scm-cwd-race-");
       root = attack.mkdir("root");
       attack.mkdir("outside");
-      const manifest = writeManifest(attack.dir, {
+      const manifest = {
         version: 2,
         programs: {
           sh: { candidates: ["/bin/sh"] },
           shc: { candidates: ["/bin/sh"], sandbox: { filesystem: "read-only" } },
         },
-      });
-      server = await startServer({
-        args: ["--manifest", manifest, "--root", root, "--artifact-dir", `${attack.dir}/a`],
-        env: attack.env(),
-        runAs: identity,
-      });
+      };
+      server = await startServerAs(identity, attack, manifest, root);
     });
 
     afterAll(async () => {

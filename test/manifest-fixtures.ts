@@ -3,6 +3,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterEach } from "vitest";
 
 /** A POSIX shell script that does nothing; the tests never run it. */
 export const NOOP_SCRIPT = "#!/bin/sh\nexit 0\n";
@@ -22,6 +23,13 @@ export class TempTree {
   cleanup(): void {
     for (const root of this.roots.splice(0)) rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** A TempTree whose directories are removed after each test. */
+export function tempTreePerTest(): TempTree {
+  const tree = new TempTree();
+  afterEach(() => tree.cleanup());
+  return tree;
 }
 
 /** Writes a file (creating its directory) with a mode; returns its path. */

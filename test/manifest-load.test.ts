@@ -1,18 +1,17 @@
 // Reading and parsing a manifest file (MANIFEST_READ_FAILED, MANIFEST_JSON_INVALID) and earlier-style manifests.
 
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../src/programs/load-catalog.js";
 import {
   rejected,
-  TempTree,
+  tempTreePerTest,
   writeExecutable,
   writeFile,
   writeManifest,
 } from "./manifest-fixtures.js";
 
-const tree = new TempTree();
-afterEach(() => tree.cleanup());
+const tree = tempTreePerTest();
 
 describe("loading a manifest file", () => {
   it("fails with MANIFEST_READ_FAILED when the file cannot be read", async () => {

@@ -2,7 +2,7 @@
 
 import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   errorOf,
   installPosix,
@@ -10,12 +10,11 @@ import {
   projectSelector,
   put,
   putPackage,
-  removeAll,
+  tempDirsPerTest,
   type World,
 } from "./node-fixtures.js";
 
-const dirs: string[] = [];
-afterEach(() => removeAll(dirs));
+const dirs = tempDirsPerTest();
 
 /** A selector whose fallback is the link `<tmp>/nvm/current`. */
 async function activeSelector(world: World, link = path.join(world.tmp, "nvm", "current")) {

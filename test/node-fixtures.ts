@@ -3,6 +3,7 @@
 import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { afterEach } from "vitest";
 import { CommandError } from "../src/errors.js";
 import type { RegisteredProgram } from "../src/programs/types.js";
 import {
@@ -21,6 +22,13 @@ export async function removeAll(dirs: string[]): Promise<void> {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
+/** A list for the temp dirs of each test (makeWorld's `dirs`), all removed after each test. */
+export function tempDirsPerTest(): string[] {
+  const dirs: string[] = [];
+  afterEach(() => removeAll(dirs));
+  return dirs;
+}
+
 /** A `node` that is a tiny shell script printing its version and arguments. */
 export function nodeScript(version: string): string {
   return `#!/bin/sh\necho "node ${version} $*"\n`;
@@ -31,6 +39,24 @@ export interface InstallOptions {
   npx?: boolean;
   /** fnm's `<version>/installation/bin/node`. */
   fnm?: boolean;
+}
+
+/** npm's `npm-cli.js` and `npx-cli.js` in `cliDir` (each unless `options` says no); their paths. */
+async function writeNpmClis(
+  cliDir: string,
+  options: InstallOptions,
+): Promise<{ npmCli: string; npxCli: string }> {
+  const npmCli = path.join(cliDir, "npm-cli.js");
+  const npxCli = path.join(cliDir, "npx-cli.js");
+  if (options.npm ?? true) {
+    await mkdir(cliDir, { recursive: true });
+    await writeFile(npmCli, "// npm\n");
+  }
+  if (options.npx ?? true) {
+    await mkdir(cliDir, { recursive: true });
+    await writeFile(npxCli, "// npx\n");
+  }
+  return { npmCli, npxCli };
 }
 
 /** A POSIX installation (nvm/volta/asdf/n, or fnm): `<root>/<dirName>/bin/node` and npm's CLIs. */
@@ -46,18 +72,8 @@ export async function installPosix(
   const node = path.join(binDir, "node");
   await writeFile(node, nodeScript(dirName.replace(/^v/, "")));
   await chmod(node, 0o755);
-  const cliDir = path.join(prefix, "lib", "node_modules", "npm", "bin");
-  const npmCli = path.join(cliDir, "npm-cli.js");
-  const npxCli = path.join(cliDir, "npx-cli.js");
-  if (options.npm ?? true) {
-    await mkdir(cliDir, { recursive: true });
-    await writeFile(npmCli, "// npm\n");
-  }
-  if (options.npx ?? true) {
-    await mkdir(cliDir, { recursive: true });
-    await writeFile(npxCli, "// npx\n");
-  }
-  return { dir, prefix, node, npmCli, npxCli };
+  const clis = await writeNpmClis(path.join(prefix, "lib", "node_modules", "npm", "bin"), options);
+  return { dir, prefix, node, ...clis };
 }
 
 /** A Windows installation (nvm-windows, volta): `<root>/<dirName>/node.exe` + node_modules/npm. */
@@ -70,18 +86,8 @@ export async function installWindows(
   await mkdir(dir, { recursive: true });
   const node = path.join(dir, "node.exe");
   await writeFile(node, "MZ fake node.exe\n");
-  const cliDir = path.join(dir, "node_modules", "npm", "bin");
-  const npmCli = path.join(cliDir, "npm-cli.js");
-  const npxCli = path.join(cliDir, "npx-cli.js");
-  if (options.npm ?? true) {
-    await mkdir(cliDir, { recursive: true });
-    await writeFile(npmCli, "// npm\n");
-  }
-  if (options.npx ?? true) {
-    await mkdir(cliDir, { recursive: true });
-    await writeFile(npxCli, "// npx\n");
-  }
-  return { dir, node, npmCli, npxCli };
+  const clis = await writeNpmClis(path.join(dir, "node_modules", "npm", "bin"), options);
+  return { dir, node, ...clis };
 }
 
 /** A registered program as startup would produce it. */

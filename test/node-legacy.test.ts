@@ -2,7 +2,7 @@
 
 import { mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createNodeSelector, type NodeSelector } from "../src/node/index.js";
 import {
   codeOf,
@@ -10,12 +10,11 @@ import {
   makeWorld,
   put,
   putPackage,
-  removeAll,
+  tempDirsPerTest,
   type World,
 } from "./node-fixtures.js";
 
-const dirs: string[] = [];
-afterEach(() => removeAll(dirs));
+const dirs = tempDirsPerTest();
 
 /** A v1 selector over a world; the Root is world.root. */
 async function legacySelector(

@@ -2,12 +2,11 @@
 
 import { mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createNodeSelector, migrateManifestObject } from "../src/node/index.js";
-import { errorOf, installPosix, makeTempDir, makeWorld, removeAll } from "./node-fixtures.js";
+import { errorOf, installPosix, makeTempDir, makeWorld, tempDirsPerTest } from "./node-fixtures.js";
 
-const dirs: string[] = [];
-afterEach(() => removeAll(dirs));
+const dirs = tempDirsPerTest();
 
 /** A v1 manifest as an earlier release would have written it. */
 function v1Manifest(nodeResolution: Record<string, unknown>): Record<string, unknown> {

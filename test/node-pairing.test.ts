@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { appendFile, chmod, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createNodeSelector } from "../src/node/index.js";
 import {
   errorOf,
@@ -15,11 +15,10 @@ import {
   projectSelector,
   put,
   registeredProgram,
-  removeAll,
+  tempDirsPerTest,
 } from "./node-fixtures.js";
 
-const dirs: string[] = [];
-afterEach(() => removeAll(dirs));
+const dirs = tempDirsPerTest();
 
 describe("npm and npx pairing on POSIX layouts", () => {
   it("npm and npx run as <selected node> <paired cli>", async () => {

@@ -3,11 +3,17 @@
 import { spawnSync } from "node:child_process";
 import { mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { codeOf, makeWorld, projectSelector, put, putPackage, removeAll } from "./node-fixtures.js";
+import { describe, expect, it } from "vitest";
+import {
+  codeOf,
+  makeWorld,
+  projectSelector,
+  put,
+  putPackage,
+  tempDirsPerTest,
+} from "./node-fixtures.js";
 
-const dirs: string[] = [];
-afterEach(() => removeAll(dirs));
+const dirs = tempDirsPerTest();
 
 describe("exact selectors", () => {
   it.each([

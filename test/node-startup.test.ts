@@ -2,20 +2,19 @@
 
 import { mkdir, symlink, writeFile, chmod } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createNodeSelector } from "../src/node/index.js";
 import {
-  projectOptions,
   errorOf,
   installPosix,
   makeWorld,
+  projectOptions,
   put,
   registeredProgram,
-  removeAll,
+  tempDirsPerTest,
 } from "./node-fixtures.js";
 
-const dirs: string[] = [];
-afterEach(() => removeAll(dirs));
+const dirs = tempDirsPerTest();
 
 describe("installation set", () => {
   it("reports every installation newest first, with the static node as fallback", async () => {

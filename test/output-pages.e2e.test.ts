@@ -3,22 +3,17 @@
 // utf8 pages that stay under 30,000 escaped characters.
 
 import { describe, expect, it } from "vitest";
-import { errorText, shareServer, waitForLine, type TestServer } from "./helpers/server.js";
+import {
+  backgroundNodeManifest,
+  errorText,
+  shareServer,
+  waitForLine,
+  type TestServer,
+} from "./helpers/server.js";
 
 let server: TestServer;
 
-shareServer(
-  {
-    version: 2,
-    programs: {
-      node: { candidates: [process.execPath], policy: { allowBackground: true } },
-    },
-  },
-  [],
-  (started) => {
-    server = started;
-  },
-);
+shareServer(backgroundNodeManifest(), [], (started) => (server = started));
 
 /** The artifact id of `node -e` writing `bytes` to stdout (a JS expression for large ones). */
 async function artifactOf(bytes: Buffer | string): Promise<string> {

@@ -4,36 +4,16 @@
 
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli-helpers.js";
-import { configuredArgs, removeDir, tempDir } from "./helpers/server.js";
+import { describe, expect, it } from "vitest";
 import {
+  approvalIdOf,
   approvalsDir,
-  guardedManifest,
-  startPolicyServer,
-  stateEnv,
+  askManifest,
+  sharePolicyServer,
+  stateCli,
   textOf,
   type PolicyClient,
 } from "./policy-helpers.js";
-
-/** `true` asks for "--ask" anywhere: it starts in milliseconds, so timing bounds stay loose. */
-function manifest(): Record<string, any> {
-  const value = guardedManifest();
-  value.programs.true.rules = [
-    { match: { contains: ["--ask"] }, decision: "ask", reason: "a human must say yes" },
-  ];
-  return value;
-}
-
-/** Runs the CLI with the test's private state directory. */
-const cli = (dir: string, args: string[]) => runCli(args, { env: stateEnv(dir) });
-
-/** The 32-hex id an APPROVAL_REQUIRED text carries. */
-function approvalIdOf(text: string): string {
-  const match = /approval id ([0-9a-f]{32})/.exec(text);
-  if (!match) throw new Error(`no approval id in ${JSON.stringify(text)}`);
-  return match[1]!;
-}
 
 const markerScript = (marker: string) =>
   `require("fs").writeFileSync(${JSON.stringify(marker)}, "ran")`;
@@ -45,23 +25,20 @@ describe("ask with a client that declared elicitation", () => {
   let delayMs = 0;
   const seen: Record<string, any>[] = [];
 
-  beforeAll(async () => {
-    dir = tempDir();
-    server = await startPolicyServer({
-      args: configuredArgs(dir, manifest()),
-      env: stateEnv(dir),
+  sharePolicyServer(
+    askManifest(),
+    (started, made) => {
+      server = started;
+      dir = made;
+    },
+    {
       elicitation: async (params) => {
         seen.push(params);
         if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
         return answer;
       },
-    });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    if (dir) removeDir(dir);
-  });
+    },
+  );
 
   it("shows program, JSON-quoted args, cwd and reason in a form; run runs it", async () => {
     answer = { action: "accept", content: { decision: "run" } };
@@ -137,14 +114,9 @@ describe("ask without elicitation: approve <id> out of band", () => {
   let dir: string;
   let server: PolicyClient;
 
-  beforeAll(async () => {
-    dir = tempDir();
-    server = await startPolicyServer({ args: configuredArgs(dir, manifest()), env: stateEnv(dir) });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    if (dir) removeDir(dir);
+  sharePolicyServer(askManifest(), (started, made) => {
+    server = started;
+    dir = made;
   });
 
   async function requireApproval(args: string[]): Promise<string> {
@@ -179,7 +151,7 @@ describe("ask without elicitation: approve <id> out of band", () => {
     expect(textOf(early)).toMatch(/^APPROVAL_REQUIRED: .*has not been approved yet/);
     expect(approvalIdOf(textOf(early))).not.toBe(id);
 
-    const approve = cli(dir, ["approve", "--yes", id]);
+    const approve = stateCli(dir, ["approve", "--yes", id]);
     expect(approve.status, approve.stderr).toBe(0);
     expect(approve.stdout).toContain('program:  "true"');
     expect(approve.stdout).toContain(`args:     ${JSON.stringify(args)}`);
@@ -197,7 +169,7 @@ describe("ask without elicitation: approve <id> out of band", () => {
 
   it("refuses an approval for a changed argument, and keeps it for the exact call", async () => {
     const id = await requireApproval(["--ask", "one"]);
-    expect(cli(dir, ["approve", "--yes", id]).status).toBe(0);
+    expect(stateCli(dir, ["approve", "--yes", id]).status).toBe(0);
     const changed = await server.call("system_exec", {
       program: "true",
       args: ["--ask", "two"],
@@ -214,7 +186,7 @@ describe("ask without elicitation: approve <id> out of band", () => {
 
   it("refuses an expired approval", async () => {
     const id = await requireApproval(["--ask", "late"]);
-    expect(cli(dir, ["approve", "--yes", id]).status).toBe(0);
+    expect(stateCli(dir, ["approve", "--yes", id]).status).toBe(0);
     const file = path.join(approvalsDir(dir), `${id}.json`);
     const stored = JSON.parse(readFileSync(file, "utf8"));
     stored.expiresAt = new Date(Date.now() - 1_000).toISOString();
@@ -229,7 +201,7 @@ describe("ask without elicitation: approve <id> out of band", () => {
 
   it("deny --yes <id> makes the id never valid", async () => {
     const id = await requireApproval(["--ask", "no"]);
-    const deny = cli(dir, ["deny", "--yes", id]);
+    const deny = stateCli(dir, ["deny", "--yes", id]);
     expect(deny.status, deny.stderr).toBe(0);
     expect(deny.stdout).toMatch(/^denied: /m);
     const refused = await server.call("system_exec", {
@@ -239,7 +211,7 @@ describe("ask without elicitation: approve <id> out of band", () => {
     });
     expect(textOf(refused)).toMatch(/^APPROVAL_REQUIRED: .*was denied/);
     // A decided id cannot be approved afterwards.
-    const late = cli(dir, ["approve", "--yes", id]);
+    const late = stateCli(dir, ["approve", "--yes", id]);
     expect(late.status).toBe(1);
     expect(late.stderr).toMatch(/APPROVAL_NOT_FOUND: .*already denied/);
   });
@@ -247,7 +219,7 @@ describe("ask without elicitation: approve <id> out of band", () => {
   it("exec answers APPROVAL_REQUIRED too, and runs once with --approval-id", async () => {
     const manifestFile = path.join(dir, "manifest.json");
     const exec = (extra: string[]) =>
-      cli(dir, [
+      stateCli(dir, [
         "exec",
         "--manifest",
         manifestFile,
@@ -267,7 +239,7 @@ describe("ask without elicitation: approve <id> out of band", () => {
       `run "system-command-mcp approve ${id}" in a terminal, then call again with --approval-id ${id}`,
     );
     expect(first.stderr).not.toContain("approvalId");
-    const approve = cli(dir, ["approve", "--yes", id]);
+    const approve = stateCli(dir, ["approve", "--yes", id]);
     expect(approve.status).toBe(0);
     expect(approve.stdout).toContain(`--approval-id ${id}`);
     const approved = exec(["--approval-id", id]);
@@ -281,12 +253,12 @@ describe("ask without elicitation: approve <id> out of band", () => {
 
   it("approve without a terminal and without --yes → TTY_REQUIRED (exit 2); unknown id → exit 1", async () => {
     const id = await requireApproval(["--ask", "tty"]);
-    const noTty = cli(dir, ["approve", id]);
+    const noTty = stateCli(dir, ["approve", id]);
     expect(noTty.status).toBe(2);
     expect(noTty.stderr).toMatch(/^system-command-mcp: TTY_REQUIRED: /);
     const stored = JSON.parse(readFileSync(path.join(approvalsDir(dir), `${id}.json`), "utf8"));
     expect(stored.status).toBe("pending");
-    const unknown = cli(dir, ["approve", "--yes", "0".repeat(32)]);
+    const unknown = stateCli(dir, ["approve", "--yes", "0".repeat(32)]);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toMatch(/APPROVAL_NOT_FOUND/);
   });

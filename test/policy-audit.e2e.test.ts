@@ -7,9 +7,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli-helpers.js";
 import { CLI_ENTRY, configuredArgs, removeDir, tempDir } from "./helpers/server.js";
-import { guardedManifest, startPolicyServer, stateEnv, textOf } from "./policy-helpers.js";
+import { askManifest, startPolicyServer, stateCli, stateEnv, textOf } from "./policy-helpers.js";
 
 type Json = Record<string, any>;
 
@@ -21,16 +20,10 @@ const BIG_OUTPUT_BYTES = 40_000; // past the 32 KiB inline maximum: the artifact
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
 function manifest(extra: Json = {}): Json {
-  const value = guardedManifest(extra);
+  const value = askManifest(extra);
   value.environment = { set: { AUDIT_TEST_SECRET: SECRET_VALUE } };
-  value.programs.true.rules = [
-    { match: { contains: ["--ask"] }, decision: "ask", reason: "a human must say yes" },
-  ];
   return value;
 }
-
-/** Runs the CLI with the test's private state directory. */
-const cli = (dir: string, args: string[]) => runCli(args, { env: stateEnv(dir) });
 
 function records(file: string): Json[] {
   return readFileSync(file, "utf8")
@@ -196,11 +189,11 @@ describe("the audit log of one session", () => {
   });
 
   it("audit verify passes; audit tail prints the last events, --json the raw lines", () => {
-    const verify = cli(dir, ["audit", "verify", log]);
+    const verify = stateCli(dir, ["audit", "verify", log]);
     expect(verify.status, verify.stdout + verify.stderr).toBe(0);
     expect(verify.stdout).toMatch(/closed/);
     expect(verify.stdout).toMatch(/^ok: 10 lines in 1 chain/m);
-    const tail = cli(dir, ["audit", "tail", "-n", "4", log]);
+    const tail = stateCli(dir, ["audit", "tail", "-n", "4", log]);
     expect(tail.status).toBe(0);
     const shown = tail.stdout.trimEnd().split("\n");
     expect(shown).toHaveLength(4);
@@ -208,7 +201,7 @@ describe("the audit log of one session", () => {
     expect(shown[1]).toMatch(/ exec-start .*"true" argsDigest [0-9a-f]{12} in .*, approved/);
     expect(shown[2]).toMatch(/ exec .*"true" argsDigest [0-9a-f]{12} in .* → exit 0.* approved/);
     expect(shown[3]).toMatch(/ chain-end /);
-    const raw = cli(dir, ["audit", "tail", "-n", "2", "--json", log]);
+    const raw = stateCli(dir, ["audit", "tail", "-n", "2", "--json", log]);
     const lines = readFileSync(log, "utf8").trimEnd().split("\n");
     expect(raw.stdout).toBe(lines.slice(-2).join("\n") + "\n");
   });
@@ -219,7 +212,7 @@ describe("the audit log of one session", () => {
         lines[2] = lines[2]!.replace('"exitCode":0', '"exitCode":1');
         return lines;
       });
-      const run = cli(dir, ["audit", "verify", copy]);
+      const run = stateCli(dir, ["audit", "verify", copy]);
       expect(run.status).toBe(1);
       expect(run.stdout).toMatch(/^line 4: prev is not the sha256 of line 3/m);
       expect(run.stderr).toMatch(/AUDIT_CHAIN_BROKEN: .* line 4: /);
@@ -230,7 +223,7 @@ describe("the audit log of one session", () => {
         lines[2] = "x" + lines[2]!.slice(1);
         return lines;
       });
-      const run = cli(dir, ["audit", "verify", copy]);
+      const run = stateCli(dir, ["audit", "verify", copy]);
       expect(run.status).toBe(1);
       expect(run.stdout).toMatch(/^line 3: not a JSON record/m);
       expect(run.stdout).toMatch(/^line 4: /m);
@@ -241,7 +234,7 @@ describe("the audit log of one session", () => {
       const copy = tampered(log, path.join(dir, "removed.jsonl"), (lines) =>
         lines.filter((_, index) => index !== 3),
       );
-      const run = cli(dir, ["audit", "verify", copy]);
+      const run = stateCli(dir, ["audit", "verify", copy]);
       expect(run.status).toBe(1);
       expect(run.stdout).toMatch(/^line 4: seq 4 follows seq 2 .*removed/m);
     });
@@ -250,14 +243,14 @@ describe("the audit log of one session", () => {
       const copy = path.join(dir, "truncated.jsonl");
       const bytes = readFileSync(log);
       writeFileSync(copy, bytes.subarray(0, bytes.length - 10));
-      const run = cli(dir, ["audit", "verify", copy]);
+      const run = stateCli(dir, ["audit", "verify", copy]);
       expect(run.status).toBe(1);
       expect(run.stdout).toMatch(/^line 10: truncated/m);
     });
 
     it("a chain without chain-end verifies, reported as open", () => {
       const copy = tampered(log, path.join(dir, "open.jsonl"), (lines) => lines.slice(0, -1));
-      const run = cli(dir, ["audit", "verify", copy]);
+      const run = stateCli(dir, ["audit", "verify", copy]);
       expect(run.status, run.stdout).toBe(0);
       expect(run.stdout).toMatch(/open \(no chain-end/);
     });
@@ -325,7 +318,7 @@ describe("audit settings and several servers", () => {
     expect(all.findIndex((r) => r.chain === chains[1])).toBeLessThan(
       all.findIndex((r) => r.event === "chain-end"),
     );
-    const run = cli(dir, ["audit", "verify", shared]);
+    const run = stateCli(dir, ["audit", "verify", shared]);
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^ok: \d+ lines in 2 chain/m);
   });

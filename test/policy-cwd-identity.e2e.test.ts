@@ -5,20 +5,9 @@
 import { renameSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attackDir, identities, type AttackDir } from "./helpers/identity.js";
-import {
-  CLI_ENTRY,
-  errorText,
-  startServer,
-  writeManifest,
-  type TestServer,
-} from "./helpers/server.js";
-
-function approvalIdOf(text: string): string {
-  const match = /approval id ([0-9a-f]{32})/.exec(text);
-  if (!match) throw new Error(`no approval id in ${JSON.stringify(text)}`);
-  return match[1]!;
-}
+import { attackDir, identities, startServerAs, type AttackDir } from "./helpers/identity.js";
+import { CLI_ENTRY, errorText, type TestServer } from "./helpers/server.js";
+import { approvalIdOf } from "./policy-helpers.js";
 
 describe.each(identities())("an approval's cwd as $name", (identity) => {
   let attack: AttackDir;
@@ -28,7 +17,7 @@ describe.each(identities())("an approval's cwd as $name", (identity) => {
   beforeAll(async () => {
     attack = attackDir(identity, "scm-rules-cwd-");
     root = attack.mkdir("root");
-    const manifest = writeManifest(attack.dir, {
+    const manifest = {
       version: 2,
       searchPath: ["/usr/bin", "/bin"],
       programs: {
@@ -37,12 +26,8 @@ describe.each(identities())("an approval's cwd as $name", (identity) => {
           rules: [{ match: { contains: ["--ask"] }, decision: "ask", reason: "say yes" }],
         },
       },
-    });
-    server = await startServer({
-      args: ["--manifest", manifest, "--root", root, "--artifact-dir", path.join(attack.dir, "a")],
-      env: attack.env(),
-      runAs: identity,
-    });
+    };
+    server = await startServerAs(identity, attack, manifest, root);
   });
 
   afterAll(async () => {

@@ -5,9 +5,15 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli-helpers.js";
 import { configuredArgs, removeDir, tempDir } from "./helpers/server.js";
-import { guardedManifest, startPolicyServer, stateEnv, textOf } from "./policy-helpers.js";
+import {
+  approvalIdOf,
+  askManifest,
+  startPolicyServer,
+  stateCli,
+  stateEnv,
+  textOf,
+} from "./policy-helpers.js";
 
 const EVIL_NAME = "evil\n\u001b[2J\u001b[31mcwd: ~ok\u202eTXT\u200bdir\u2028x\u00a0y";
 /** The same name as it must be printed inside the quotes (written out by hand, not computed). */
@@ -16,20 +22,6 @@ const EVIL_ARG = "\u001b[1A\u001b[2Kok";
 const EVIL_ARG_SHOWN = '"\\u001b[1A\\u001b[2Kok"';
 /** Characters that must never reach a terminal raw (a newline only between lines). */
 const RAW_HIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00a0\u200b\u202e\u2028\u2029]/;
-
-function manifest(): Record<string, any> {
-  const value = guardedManifest();
-  value.programs.true.rules = [
-    { match: { contains: ["--ask"] }, decision: "ask", reason: "a human must say yes" },
-  ];
-  return value;
-}
-
-function approvalIdOf(text: string): string {
-  const match = /approval id ([0-9a-f]{32})/.exec(text);
-  if (!match) throw new Error(`no approval id in ${JSON.stringify(text)}`);
-  return match[1]!;
-}
 
 let dir: string;
 let evil: string;
@@ -49,12 +41,14 @@ afterAll(() => {
 describe("approve, deny and audit tail", () => {
   let log: string;
   let server: Awaited<ReturnType<typeof startPolicyServer>>;
-  const cli = (args: string[]) => runCli(args, { env: stateEnv(dir) });
 
   beforeAll(async () => {
     log = path.join(dir, "audit", "audit.jsonl");
     server = await startPolicyServer({
-      args: configuredArgs(dir, { ...manifest(), audit: { args: "full" } }, ["--audit-log", log]),
+      args: configuredArgs(dir, { ...askManifest(), audit: { args: "full" } }, [
+        "--audit-log",
+        log,
+      ]),
       env: stateEnv(dir),
     });
   });
@@ -81,7 +75,7 @@ describe("approve, deny and audit tail", () => {
 
   it("approve prints the cwd and every argument as one escaped, quoted line", async () => {
     const { id, args } = await request();
-    const approve = cli(["approve", "--yes", id]);
+    const approve = stateCli(dir, ["approve", "--yes", id]);
     expect(approve.status, approve.stderr).toBe(0);
     expectOneQuotedLine(approve.stdout);
     // The approved call runs, so audit tail has an exec record with that cwd.
@@ -96,13 +90,13 @@ describe("approve, deny and audit tail", () => {
 
   it("deny prints them the same way", async () => {
     const { id } = await request();
-    const deny = cli(["deny", "--yes", id]);
+    const deny = stateCli(dir, ["deny", "--yes", id]);
     expect(deny.status, deny.stderr).toBe(0);
     expectOneQuotedLine(deny.stdout);
   });
 
   it("audit tail shows the exec record's cwd and args escaped, one line per record", () => {
-    const tail = cli(["audit", "tail", "-n", "50", log]);
+    const tail = stateCli(dir, ["audit", "tail", "-n", "50", log]);
     expect(tail.status, tail.stderr).toBe(0);
     expect(tail.stdout).not.toMatch(RAW_HIDDEN);
     const exec = tail.stdout.split("\n").filter((line) => / exec /.test(line));
@@ -115,7 +109,7 @@ describe("the elicitation form", () => {
   it("shows the cwd and the arguments as escaped, quoted lines", async () => {
     const seen: Record<string, any>[] = [];
     const server = await startPolicyServer({
-      args: configuredArgs(dir, manifest()),
+      args: configuredArgs(dir, askManifest()),
       env: stateEnv(dir),
       elicitation: async (params) => {
         seen.push(params);

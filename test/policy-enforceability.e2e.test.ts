@@ -6,7 +6,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli-helpers.js";
-import { attackDir, identities, type AttackDir } from "./helpers/identity.js";
+import { attackDir, identities, startServerAs, type AttackDir } from "./helpers/identity.js";
 import { requireBwrapInCi } from "./helpers/sandbox.js";
 import {
   CLI_ENTRY,
@@ -14,12 +14,10 @@ import {
   defaultManifest,
   errorText,
   removeDir,
-  startServer,
   tempDir,
-  writeManifest,
   type TestServer,
 } from "./helpers/server.js";
-import { guardedManifest, startPolicyServer, stateEnv } from "./policy-helpers.js";
+import { approvalIdOf, guardedManifest, startPolicyServer, stateEnv } from "./policy-helpers.js";
 
 const ADVISORY_LINE = /warning: argument rules are advisory: node, sh can run code/g;
 
@@ -153,7 +151,7 @@ describe.each(identities())(
     beforeAll(async () => {
       attack = attackDir(identity, "scm-rules-self-");
       root = attack.mkdir("root");
-      const manifest = writeManifest(attack.dir, {
+      const manifest = {
         version: 2,
         searchPath: [path.dirname(process.execPath), "/usr/bin", "/bin"],
         programs: {
@@ -163,19 +161,8 @@ describe.each(identities())(
             rules: [{ match: { contains: ["--ask"] }, decision: "ask", reason: "say yes" }],
           },
         },
-      });
-      server = await startServer({
-        args: [
-          "--manifest",
-          manifest,
-          "--root",
-          root,
-          "--artifact-dir",
-          path.join(attack.dir, "a"),
-        ],
-        env: attack.env(),
-        runAs: identity,
-      });
+      };
+      server = await startServerAs(identity, attack, manifest, root);
     });
 
     afterAll(async () => {
@@ -185,9 +172,7 @@ describe.each(identities())(
 
     it("succeeds, and the server says so: the rules are advisory because of node", async () => {
       const ask = { program: "true", args: ["--ask"], cwd: root };
-      const id = /approval id ([0-9a-f]{32})/.exec(
-        errorText(await server.call("system_exec", ask)),
-      )![1]!;
+      const id = approvalIdOf(errorText(await server.call("system_exec", ask)));
       const approve = await server.exec({
         program: "node",
         args: [CLI_ENTRY, "approve", "--yes", id],

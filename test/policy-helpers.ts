@@ -5,7 +5,16 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { baseEnv, CLI_ENTRY, defaultManifest } from "./helpers/server.js";
+import { afterAll, beforeAll } from "vitest";
+import { runCli, type CliRun } from "./cli-helpers.js";
+import {
+  baseEnv,
+  CLI_ENTRY,
+  configuredArgs,
+  defaultManifest,
+  removeDir,
+  tempDir,
+} from "./helpers/server.js";
 
 /**
  * git: a lease-protected force push asks, a plain force push is denied wherever the options
@@ -47,9 +56,35 @@ export function guardedManifest(extra: Record<string, unknown> = {}): Record<str
   return { ...manifest, ...extra };
 }
 
+/** `true` asks for "--ask" anywhere: it starts in milliseconds, so timing bounds stay loose. */
+export const ASK_RULE = {
+  match: { contains: ["--ask"] },
+  decision: "ask",
+  reason: "a human must say yes",
+};
+
+/** guardedManifest(`extra`) whose `true` has the one rule ASK_RULE. */
+export function askManifest(extra: Record<string, unknown> = {}): Record<string, any> {
+  const manifest = guardedManifest(extra);
+  manifest.programs.true.rules = [ASK_RULE];
+  return manifest;
+}
+
+/** The 32-hex id an APPROVAL_REQUIRED text carries; throws when it carries none. */
+export function approvalIdOf(text: string): string {
+  const match = /approval id ([0-9a-f]{32})/.exec(text);
+  if (!match) throw new Error(`no approval id in ${JSON.stringify(text)}`);
+  return match[1]!;
+}
+
 /** The environment of a test server whose per-user state lives in `dir`/state. */
 export function stateEnv(dir: string): Record<string, string> {
   return baseEnv({ XDG_STATE_HOME: path.join(dir, "state") });
+}
+
+/** Runs the CLI with the per-user state of `dir` (stateEnv): approve, deny, audit … */
+export function stateCli(dir: string, args: string[]): CliRun {
+  return runCli(args, { env: stateEnv(dir) });
 }
 
 /** Where that server keeps its pending approvals. */
@@ -103,6 +138,33 @@ export async function startPolicyServer(options: {
     stderr: () => stderr,
     close: () => client.close(),
   };
+}
+
+/**
+ * One policy server for the tests around it (a describe or a whole file): started before them in
+ * a fresh temp dir (the manifest written there, the dir its Root, its state private: stateEnv),
+ * closed and the dir removed after them. `assign` receives the server and its dir.
+ */
+export function sharePolicyServer(
+  manifest: object,
+  assign: (server: PolicyClient, dir: string) => void,
+  options: { elicitation?: (params: Record<string, any>) => Promise<Record<string, unknown>> } = {},
+): void {
+  let dir: string | undefined;
+  let server: PolicyClient | undefined;
+  beforeAll(async () => {
+    dir = tempDir();
+    server = await startPolicyServer({
+      args: configuredArgs(dir, manifest),
+      env: stateEnv(dir),
+      ...options,
+    });
+    assign(server, dir);
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (dir) removeDir(dir);
+  });
 }
 
 /** The text of a result's first block. */

@@ -3,13 +3,11 @@
 
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configuredArgs, removeDir, tempDir } from "./helpers/server.js";
+import { describe, expect, it } from "vitest";
 import {
   GUARDED_RULES,
   guardedManifest,
-  startPolicyServer,
-  stateEnv,
+  sharePolicyServer,
   textOf,
   type PolicyClient,
 } from "./policy-helpers.js";
@@ -17,17 +15,9 @@ import {
 let dir: string;
 let server: PolicyClient;
 
-beforeAll(async () => {
-  dir = tempDir();
-  server = await startPolicyServer({
-    args: configuredArgs(dir, guardedManifest()),
-    env: stateEnv(dir),
-  });
-});
-
-afterAll(async () => {
-  await server?.close();
-  if (dir) removeDir(dir);
+sharePolicyServer(guardedManifest(), (started, made) => {
+  server = started;
+  dir = made;
 });
 
 describe("deny rules", () => {

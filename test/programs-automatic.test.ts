@@ -1,14 +1,13 @@
 // Automatic Discovery Mode (SPEC §3.2, §10): the fixed program set on the inherited PATH.
 
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AUTOMATIC_PROGRAMS, BACKGROUND_PROGRAMS } from "../src/programs/automatic.js";
 import { loadCatalog } from "../src/programs/load-catalog.js";
 import { effectivePolicy } from "../src/programs/policy.js";
-import { TempTree, writeExecutable } from "./manifest-fixtures.js";
+import { tempTreePerTest, writeExecutable } from "./manifest-fixtures.js";
 
-const tree = new TempTree();
-afterEach(() => tree.cleanup());
+const tree = tempTreePerTest();
 
 describe("automatic discovery", () => {
   it("registers the fixed set found on the inherited PATH, none required, default policies", async () => {

@@ -2,11 +2,11 @@
 
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../src/programs/load-catalog.js";
 import {
   rejected,
-  TempTree,
+  tempTreePerTest,
   writeExecutable,
   writeFile,
   writeManifest,
@@ -18,8 +18,7 @@ import {
   MAX_FOREGROUND_TIMEOUT_MS,
 } from "../src/limits.js";
 
-const tree = new TempTree();
-afterEach(() => tree.cleanup());
+const tree = tempTreePerTest();
 
 type Json = Record<string, unknown>;
 const linux = "linux" as const;

@@ -1,10 +1,9 @@
 // stdout carries only JSON-RPC; stderr never carries arguments, input or environment values
 // (SPEC §2, §15).
 
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRawServer, type RawServer } from "./helpers/raw-server.js";
-import { baseEnv, removeDir, tempDir, writeManifest } from "./helpers/server.js";
+import { baseEnv, configuredArgs, removeDir, tempDir } from "./helpers/server.js";
 
 const SECRET_ARG = "sk-ARGUMENT-SECRET-4f1b2c";
 const SECRET_INPUT = "INPUT-SECRET-9a8b7c";
@@ -17,16 +16,7 @@ let server: RawServer;
 beforeAll(async () => {
   dir = tempDir();
   server = startRawServer(
-    [
-      "--manifest",
-      writeManifest(dir),
-      "--root",
-      dir,
-      "--artifact-dir",
-      path.join(dir, "artifacts"),
-      "--max-output-bytes",
-      "64",
-    ],
+    configuredArgs(dir, undefined, ["--max-output-bytes", "64"]),
     baseEnv({ API_TOKEN: SECRET_ENV, OPENAI_API_KEY: SECRET_ENV }),
   );
   await server.initialize();
@@ -39,9 +29,9 @@ afterAll(async () => {
 });
 
 let nextId = 10;
-async function call(name: string, args: object) {
+async function call(name: string, args: Record<string, unknown>) {
   const id = nextId++;
-  server.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+  server.callTool(id, name, args);
   return server.response(id);
 }
 

@@ -48,12 +48,7 @@ describe("protocol versions", () => {
         expect(init.result.capabilities).toEqual({ tools: {} });
         expect(init.result.instructions.split("\n")).toHaveLength(3);
         server.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-        server.send({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "system_exec", arguments: { program: "true" } },
-        });
+        server.callTool(1, "system_exec", { program: "true" });
         expect((await server.response(1)).result.structuredContent.exitCode).toBe(0);
       } finally {
         server.child.stdin.end();

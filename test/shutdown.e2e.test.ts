@@ -5,7 +5,7 @@ import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startRawServer, startTreeCall, type RawServer } from "./helpers/raw-server.js";
-import { eventually, isAlive, removeDir, tempDir, writeManifest } from "./helpers/server.js";
+import { configuredArgs, eventually, isAlive, removeDir, tempDir } from "./helpers/server.js";
 
 let dir: string;
 let server: RawServer | undefined;
@@ -22,22 +22,16 @@ afterEach(() => {
 
 /** A raw server whose sh may run in the background, initialized. */
 async function start(): Promise<RawServer> {
-  const manifest = writeManifest(dir, {
-    version: 2,
-    programs: {
-      sh: { candidates: ["/bin/sh"], policy: { allowBackground: true } },
-      true: { candidates: ["true"] },
-    },
-    searchPath: ["/usr/bin", "/bin"],
-  });
-  server = startRawServer([
-    "--manifest",
-    manifest,
-    "--root",
-    dir,
-    "--artifact-dir",
-    path.join(dir, "artifacts"),
-  ]);
+  server = startRawServer(
+    configuredArgs(dir, {
+      version: 2,
+      programs: {
+        sh: { candidates: ["/bin/sh"], policy: { allowBackground: true } },
+        true: { candidates: ["true"] },
+      },
+      searchPath: ["/usr/bin", "/bin"],
+    }),
+  );
   await server.initialize();
   return server;
 }
@@ -75,27 +69,14 @@ describe("shutdown with an execution running", () => {
     // A tree that ignores SIGTERM keeps shutdown busy until its SIGKILL (SHUTDOWN_KILL_AFTER_MS),
     // so the server is surely still reading stdin when the second call arrives.
     const pidFile = path.join(dir, "pid");
-    running.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: {
-        name: "system_exec",
-        arguments: {
-          program: "sh",
-          args: ["-c", `trap '' TERM; echo $$ > "$0.tmp" && mv "$0.tmp" "$0"; sleep 30`, pidFile],
-        },
-      },
+    running.callTool(1, "system_exec", {
+      program: "sh",
+      args: ["-c", `trap '' TERM; echo $$ > "$0.tmp" && mv "$0.tmp" "$0"; sleep 30`, pidFile],
     });
     expect(await eventually(() => existsSync(pidFile), 20_000)).toBe(true);
     running.child.kill("SIGTERM");
     expect(await eventually(() => running.stderr().includes("shutting down"), 5_000)).toBe(true);
-    running.send({
-      jsonrpc: "2.0",
-      id: 2,
-      method: "tools/call",
-      params: { name: "system_exec", arguments: { program: "true" } },
-    });
+    running.callTool(2, "system_exec", { program: "true" });
     expect(await running.exited).toEqual({ code: 0, signal: null });
     const responses = running.lines.map((line) => JSON.parse(line));
     const second = responses.find((m) => m.id === 2);

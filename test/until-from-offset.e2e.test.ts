@@ -3,17 +3,10 @@
 // one. Pins runtime.ts's use of fromOffset (issue 24 mutant: only the fuzz test passed it).
 
 import { describe, expect, it } from "vitest";
-import { shareServer, type TestServer } from "./helpers/server.js";
+import { backgroundNodeManifest, shareServer, type TestServer } from "./helpers/server.js";
 
 let server: TestServer;
-shareServer(
-  {
-    version: 2,
-    programs: { node: { candidates: [process.execPath], policy: { allowBackground: true } } },
-  },
-  [],
-  (started) => (server = started),
-);
+shareServer(backgroundNodeManifest(), [], (started) => (server = started));
 
 const FIRST = "mark one\n";
 const SECOND = "mark two\n";

@@ -5,10 +5,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
+import { CLAUDE_CODE_PERMISSION_RULE, renderHostConfig } from "../../src/hosts/index.js";
 import { HOST_MODULES } from "./server.js";
 import { runBounded } from "./run.js";
 import type { RunResult } from "./run.js";
 import type { HostHome } from "./home.js";
+import { startMockAnthropic, type MockAnthropic } from "./mock-anthropic.js";
+import type { HostResources } from "./resources.js";
+import type { ScriptedTurn } from "./script.js";
+import { expectCleanRun, type HostSession } from "./session.js";
 
 /** Linux with musl instead of glibc (Alpine): its own platform package. */
 export function isMusl(): boolean {
@@ -116,4 +121,33 @@ export function streamEvents(stdout: string): StreamEvent[] {
     .split("\n")
     .filter((line) => line.startsWith("{"))
     .map((line) => JSON.parse(line) as StreamEvent);
+}
+
+/** Removes the `<system-reminder>` blocks Claude Code may append to a result. */
+export function stripReminders(text: string): string {
+  return text.replace(/\s*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g, "").trim();
+}
+
+/**
+ * One `claude -p` session with the printed `.mcp.json` and the printed permission rule, against
+ * a mock Anthropic API playing `turns`; our server gets `flags`, Claude Code `env` on top of its
+ * own. Fails the test unless the session ended cleanly.
+ */
+export async function claudeSession(
+  resources: HostResources,
+  turns: ScriptedTurn[],
+  options: { flags?: string[]; env?: Record<string, string> } = {},
+): Promise<HostSession<MockAnthropic>> {
+  const space = resources.workspace(options.flags);
+  const model = resources.afterTest(await startMockAnthropic(turns), (made) => made.close());
+  const dir = resources.home();
+  const config = writeMcpConfig(dir, renderHostConfig("claude-code", space.launch));
+  const args = claudePrintArgs(config, [CLAUDE_CODE_PERMISSION_RULE], "run the scripted calls");
+  const run = await runBounded(claudeBinary(), args, {
+    env: { ...claudeEnv(dir, model.origin), ...options.env },
+    cwd: dir.dir,
+    timeoutMs: 150_000,
+  });
+  expectCleanRun(run, model);
+  return { run, model, space };
 }

@@ -5,10 +5,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
+import { renderHostConfig } from "../../src/hosts/index.js";
 import { HOST_MODULES } from "./server.js";
 import { runBounded } from "./run.js";
 import type { RunResult } from "./run.js";
 import type { HostHome } from "./home.js";
+import { startMockGemini, type MockGemini } from "./mock-gemini.js";
+import type { HostResources } from "./resources.js";
+import type { ScriptedTurn } from "./script.js";
+import { expectCleanRun, type HostSession } from "./session.js";
 
 /** The CLI's entry script (its `bin`), run with the node running the tests. */
 export const GEMINI_ENTRY = join(HOST_MODULES, "@google", "gemini-cli", "bundle", "gemini.js");
@@ -77,4 +82,26 @@ export function runGemini(
     cwd,
     timeoutMs,
   });
+}
+
+/**
+ * One `gemini -p` session with the printed entry in settings.json (`trust` as its note asks, plus
+ * `entryChanges`), against a mock Gemini API playing `turns`; our server gets `flags`. Fails the
+ * test unless the session ended cleanly.
+ */
+export async function geminiSession(
+  resources: HostResources,
+  turns: ScriptedTurn[],
+  options: { flags?: string[]; entryChanges?: Record<string, unknown> } = {},
+): Promise<HostSession<MockGemini>> {
+  const space = resources.workspace(options.flags);
+  const model = resources.afterTest(await startMockGemini(turns), (made) => made.close());
+  const dir = resources.home();
+  writeGeminiSettings(dir, renderHostConfig("gemini", space.launch), {
+    trust: true,
+    ...options.entryChanges,
+  });
+  const run = await runGemini(dir, model.origin, geminiPrintArgs("run the scripted calls"));
+  expectCleanRun(run, model);
+  return { run, model, space };
 }

@@ -4,6 +4,7 @@
 // ranges that follow each other (sinceOffset), and the completed result with the whole output.
 
 import { expect } from "vitest";
+import { stripReminders } from "./claude.js";
 import { jsonIn, type ScriptedTurn } from "./script.js";
 
 /** Lines the build prints, one every LINE_MS. */
@@ -28,11 +29,6 @@ const BUILD_SCRIPT =
   `let n = 0; const t = setInterval(() => { n++; ` +
   `process.stdout.write("step " + String(n).padStart(3, "0") + " compiled\\n"); ` +
   `if (n >= ${BUILD_LINES}) clearInterval(t); }, ${LINE_MS});`;
-
-/** Removes the `<system-reminder>` blocks Claude Code may append to a result. */
-export function stripReminders(text: string): string {
-  return text.replace(/\s*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g, "").trim();
-}
 
 /**
  * The turns: the build with a short yieldMs, then WAITS polls of the handle (each `waitMs`

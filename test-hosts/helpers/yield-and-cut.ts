@@ -2,7 +2,8 @@
 // program longer than the host's own timeout finishes through yield + system_wait, then a result
 // the host cuts is followed by a page of its artifact.
 
-import { BIG_CALL, SLOW_CALL } from "./programs.js";
+import { expect } from "vitest";
+import { BIG_CALL, SLOW_CALL, SLOW_MS, SLOW_STDOUT } from "./programs.js";
 import { jsonIn, type ScriptedTurn } from "./script.js";
 
 /** How many system_wait calls follow the running handle. */
@@ -48,3 +49,19 @@ export const YIELD_AND_CUT_OPTIONS = {
   flags: ["--yield-ms", "1500", "--max-output-bytes", "65536"],
   entryChanges: { timeout: 6_000 },
 };
+
+/**
+ * What the model saw of the slow call and its waits (parsed, in order): a running handle well
+ * before the program ended, and last the same execution completed with its output. Claude Code's
+ * own session of the slow call is checked the same way.
+ */
+export function expectYieldedThenCompleted(results: Record<string, any>[]): void {
+  expect(results[0]?.status).toBe("running");
+  // How many waits see it still running depends on the host's own pace; the handle came first.
+  expect(results[0]?.elapsedMs).toBeLessThan(SLOW_MS);
+  const last = results.at(-1)!;
+  expect(last.status).toBe("completed");
+  expect(last.executionId).toBe(results[0]?.executionId);
+  expect(last.exitCode).toBe(0);
+  expect(last.stdout.text).toBe(SLOW_STDOUT);
+}

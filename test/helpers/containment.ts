@@ -9,6 +9,14 @@ import { CLI_ENTRY, startServer, writeManifest, type TestServer } from "./server
 /** The PATH every confined test program sees. */
 export const TEST_SEARCH_PATH = [path.dirname(process.execPath), "/usr/bin", "/bin"];
 
+/** A manifest of `programs` on TEST_SEARCH_PATH, with any other top-level keys in `extra`. */
+export function containedManifest(
+  programs: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): object {
+  return { version: 2, searchPath: TEST_SEARCH_PATH, ...extra, programs };
+}
+
 /** How one attack inside the sandbox ended. */
 export interface Attempt {
   exitCode: number | null;
@@ -46,12 +54,10 @@ export interface ContainedOptions {
 
 /** Starts the real server as the identity with the programs given. */
 export async function startContained(options: ContainedOptions): Promise<ContainedServer> {
-  const manifestPath = writeManifest(options.manifestDir ?? options.attack.dir, {
-    version: 2,
-    searchPath: TEST_SEARCH_PATH,
-    ...(options.sandbox && { sandbox: options.sandbox }),
-    programs: options.programs,
-  });
+  const manifestPath = writeManifest(
+    options.manifestDir ?? options.attack.dir,
+    containedManifest(options.programs, options.sandbox && { sandbox: options.sandbox }),
+  );
   giveTo(options.identity, manifestPath); // the attacker's own file: only the sandbox stops it
   const args = ["--manifest", manifestPath];
   for (const root of options.roots) args.push("--root", root);

@@ -7,7 +7,7 @@
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { chownSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import path from "node:path";
-import { baseEnv } from "./server.js";
+import { baseEnv, startServer, writeManifest, type TestServer } from "./server.js";
 
 /** The uid/gid of the unprivileged identity when the tests run as root. */
 export const NOBODY_ID = 65534;
@@ -129,4 +129,27 @@ export function attackDir(identity: Identity, prefix = "scm-attack-"): AttackDir
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * `serve` arguments for a server of an attack directory: `manifest` written into it, `root` the
+ * one Root, and the artifact store at `a` inside it.
+ */
+export function attackServeArgs(attack: AttackDir, manifest: object, root: string): string[] {
+  const manifestPath = writeManifest(attack.dir, manifest);
+  return ["--manifest", manifestPath, "--root", root, "--artifact-dir", path.join(attack.dir, "a")];
+}
+
+/** The real server as `identity`, on attackServeArgs, with the attack directory's environment. */
+export function startServerAs(
+  identity: Identity,
+  attack: AttackDir,
+  manifest: object,
+  root: string,
+): Promise<TestServer> {
+  return startServer({
+    args: attackServeArgs(attack, manifest, root),
+    env: attack.env(),
+    runAs: identity,
+  });
 }

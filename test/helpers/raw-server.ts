@@ -22,6 +22,13 @@ export interface RawServer {
   stderr: () => string;
   /** Writes one JSON-RPC line; a write to a server that already exited is dropped. */
   send: (message: object) => void;
+  /** Sends the tools/call request `id`: tool `name` with `args`, and `_meta` when given. */
+  callTool: (
+    id: number,
+    name: string,
+    args: Record<string, unknown>,
+    meta?: Record<string, unknown>,
+  ) => void;
   /** The error stdin reported (EPIPE once the server is gone), if any. */
   stdinError: () => Error | undefined;
   /** Resolves with the response to request `id`. */
@@ -73,6 +80,13 @@ export function startRawServer(args: string[], env = baseEnv()): RawServer {
     if (child.stdin.destroyed || child.stdin.writableEnded) return;
     child.stdin.write(JSON.stringify(message) + "\n");
   };
+  const callTool: RawServer["callTool"] = (id, name, args, meta) =>
+    send({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name, arguments: args, ...(meta !== undefined && { _meta: meta }) },
+    });
   const response = (id: number, ms = 60_000) =>
     new Promise<any>((resolve, reject) => {
       if (received.has(id)) return resolve(received.get(id));
@@ -102,6 +116,7 @@ export function startRawServer(args: string[], env = baseEnv()): RawServer {
     stdoutBytes: () => Buffer.concat(chunks),
     stderr: () => stderr,
     send,
+    callTool,
     stdinError: () => stdinError,
     response,
     exited,
@@ -119,18 +134,10 @@ export async function startTreeCall(
   pidFile: string,
   extra: Record<string, unknown> = {},
 ): Promise<number> {
-  server.send({
-    jsonrpc: "2.0",
-    id,
-    method: "tools/call",
-    params: {
-      name: "system_exec",
-      arguments: {
-        program: "sh",
-        args: [path.join(FIXTURES, "pid-then-wait.sh"), pidFile],
-        ...extra,
-      },
-    },
+  server.callTool(id, "system_exec", {
+    program: "sh",
+    args: [path.join(FIXTURES, "pid-then-wait.sh"), pidFile],
+    ...extra,
   });
   if (!(await eventually(() => existsSync(pidFile), 20_000))) {
     throw new Error(`the fixture wrote no pid to ${pidFile}`);

@@ -46,6 +46,14 @@ export function defaultManifest(extra: Record<string, unknown> = {}): object {
   };
 }
 
+/** Only node, which may run in the background: the manifest of the output and wait tests. */
+export function backgroundNodeManifest(): object {
+  return {
+    version: 2,
+    programs: { node: { candidates: [process.execPath], policy: { allowBackground: true } } },
+  };
+}
+
 export interface TestServer {
   client: Client;
   transport: StdioClientTransport;

@@ -1,7 +1,7 @@
 // Who owns a lock or a staging directory: a pid plus that process's start time, so that a pid
 // reused by an unrelated process is never mistaken for the owner (SPEC §8, §17).
 
-import { execFile } from "node:child_process";
+import { childProcess } from "../child-process.js";
 import { readFile } from "node:fs/promises";
 import { pidExists, PS_TIMEOUT_MS } from "../process/proc-table.js";
 
@@ -70,7 +70,7 @@ async function linuxStartToken(pid: number): Promise<string | null> {
 function darwinStartToken(pid: number): Promise<string | null | undefined> {
   return new Promise((resolve) => {
     const args = ["-o", "lstart=", "-p", String(pid)];
-    execFile("ps", args, { timeout: PS_TIMEOUT_MS }, (error, stdout) => {
+    childProcess().execFile("ps", args, { timeout: PS_TIMEOUT_MS }, (error, stdout) => {
       const text = String(stdout).trim();
       const parsed = Date.parse(text);
       if (!Number.isNaN(parsed)) resolve(`${DARWIN_PREFIX}${Math.floor(parsed / 1000)}`);

@@ -2,7 +2,7 @@
 // confined run, and fail closed with SANDBOX_UNAVAILABLE naming the reason. Runs only when some
 // program is confined.
 
-import { execFile } from "node:child_process";
+import { childProcess } from "../child-process.js";
 import { accessSync, constants, readFileSync } from "node:fs";
 import which from "which";
 import { CommandError } from "../errors.js";
@@ -35,7 +35,7 @@ interface RunOutcome {
 /** Runs a file with a timeout and no shell; never rejects. */
 function run(file: string, args: string[]): Promise<RunOutcome> {
   return new Promise((resolve) => {
-    execFile(
+    childProcess().execFile(
       file,
       args,
       { timeout: PROBE_TIMEOUT_MS, encoding: "utf8", env: {} },

@@ -13,6 +13,7 @@ import { SERVER_INSTRUCTIONS } from "../hosts/guidance.js";
 import { DEFAULT_OUTPUT_PAGE_BYTES } from "../limits.js";
 import type { CommandRuntime, OutputRequest, WaitRequest } from "../runtime/runtime.js";
 import type { ExecRequest } from "../runtime/types.js";
+import { childProcess } from "../child-process.js";
 import { callerOf } from "./elicitation.js";
 import type {
   EnvironmentReportResult,
@@ -116,7 +117,12 @@ export function createMcpServer(
   );
   const handlers = toolHandlers(runtime, server);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    // Answered: the host's model decides on its first call now. Spawning needs node:child_process,
+    // which the start did not load (child-process.ts); load it while the server waits.
+    setImmediate(childProcess);
+    return { tools };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<ToolResult> => {
     const name = request.params.name;

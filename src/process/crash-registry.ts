@@ -1,7 +1,7 @@
 // Crash safety for process groups (SPEC §19): each server keeps one file naming the process
 // groups it started; a later server kills the leftovers of servers that died without cleaning up.
 
-import { execFileSync } from "node:child_process";
+import { childProcess } from "../child-process.js";
 import { readdirSync, rmSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -52,11 +52,13 @@ export function processStartTime(pid: number): string | undefined {
     return ticks === undefined ? undefined : String(ticks);
   }
   try {
-    const out = execFileSync("ps", ["-o", "lstart=", "-p", String(pid)], {
-      encoding: "utf8",
-      timeout: PS_TIMEOUT_MS,
-      stdio: ["ignore", "pipe", "ignore"],
-    }).trim();
+    const out = childProcess()
+      .execFileSync("ps", ["-o", "lstart=", "-p", String(pid)], {
+        encoding: "utf8",
+        timeout: PS_TIMEOUT_MS,
+        stdio: ["ignore", "pipe", "ignore"],
+      })
+      .trim();
     return out || undefined;
   } catch {
     return undefined;

@@ -1,6 +1,6 @@
 // Reads who is alive in a POSIX process group, telling live members from zombies (SPEC §6.5).
 
-import { execFile, execFileSync } from "node:child_process";
+import { childProcess } from "../child-process.js";
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { withoutStackTraces } from "../without-stack-traces.js";
 
@@ -85,7 +85,7 @@ function linuxGroupMembers(pgid: number): ProcessEntry[] {
 /** macOS and other POSIX: the members of a process group from `ps`. */
 function psGroupMembers(pgid: number): Promise<ProcessEntry[]> {
   return new Promise((resolve) => {
-    execFile(
+    childProcess().execFile(
       "ps",
       ["-o", "pid=,pgid=,stat=", "-g", String(pgid)],
       { timeout: PS_TIMEOUT_MS },
@@ -138,11 +138,15 @@ export function listGroupMembers(pgid: number): ProcessEntry[] {
   if (process.platform === "linux") return linuxGroupMembers(pgid);
   let out = "";
   try {
-    out = execFileSync("ps", ["-o", "pid=,pgid=,stat=,lstart=", "-g", String(pgid)], {
-      encoding: "utf8",
-      timeout: PS_TIMEOUT_MS,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
+    out = childProcess().execFileSync(
+      "ps",
+      ["-o", "pid=,pgid=,stat=,lstart=", "-g", String(pgid)],
+      {
+        encoding: "utf8",
+        timeout: PS_TIMEOUT_MS,
+        stdio: ["ignore", "pipe", "ignore"],
+      },
+    );
   } catch (error) {
     out = String((error as { stdout?: unknown }).stdout ?? ""); // ps exits 1 when none match
   }

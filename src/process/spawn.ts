@@ -1,6 +1,7 @@
 // Starts one program with no shell, in its own process group on POSIX (SPEC §6.1, §3.1).
 
-import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { childProcess } from "../child-process.js";
 import { CommandError, errnoCode } from "../errors.js";
 
 export interface LaunchSpec {
@@ -35,7 +36,7 @@ export type StartedChild = ChildProcess & {
 export async function launch(spec: LaunchSpec): Promise<StartedChild> {
   const windows = (spec.platform ?? process.platform) === "win32";
   // cross-spawn (PATHEXT, .cmd shims) is only needed, and only loaded, on Windows.
-  const spawnImpl = windows ? (await import("cross-spawn")).default : nodeSpawn;
+  const spawnImpl = windows ? (await import("cross-spawn")).default : childProcess().spawn;
   return new Promise((resolve, reject) => {
     let child: ChildProcess;
     try {

@@ -2,7 +2,7 @@
 // A Job Object with KILL_ON_JOB_CLOSE needs native bindings that this package does not ship;
 // without them every Windows cleanup is reported as unconfirmed, never `treeCleaned: true`.
 
-import { spawnSync } from "node:child_process";
+import { childProcess } from "../child-process.js";
 import path from "node:path";
 import type { CleanupError } from "./types.js";
 import type { ProcessTree } from "./tree.js";
@@ -29,8 +29,11 @@ export function taskkillPath(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The default runner: spawnSync with no shell and a bound on time. */
 export const runCommand: CommandRunner = (command, args) =>
-  spawnSync(command, args, { windowsHide: true, timeout: TASKKILL_TIMEOUT_MS, stdio: "ignore" })
-    .status;
+  childProcess().spawnSync(command, args, {
+    windowsHide: true,
+    timeout: TASKKILL_TIMEOUT_MS,
+    stdio: "ignore",
+  }).status;
 
 /** Kills the tree rooted at a pid with taskkill; emptiness can never be confirmed this way. */
 export class WindowsTaskkillTree implements ProcessTree {

@@ -170,8 +170,11 @@ const sdk = await build({
 // The precompiled manifest validator (scripts/build-manifest-validator.mjs) with the ajv runtime
 // helper it requires: loaded through the same loader (one file read, no module resolution for the
 // ajv runtime helper it needs).
+// Generated validator code (ajv standalone): fully minified, names too — nobody reads its stack
+// traces, and a static doctor parses it on every run.
 const validator = await build({
   ...common,
+  minify: true,
   entryPoints: [path.join(dist, "manifest", "manifest-schema.validator.cjs")],
   outfile: path.join(bundleDir, "validator.cjs"),
 });
@@ -181,6 +184,7 @@ const validator = await build({
 // package does not ship dist/mcp/, so an installed server would otherwise compile with ajv).
 const toolValidators = await build({
   ...common,
+  minify: true,
   entryPoints: [path.join(dist, "mcp", "tool-validators.cjs")],
   outfile: path.join(bundleDir, "tool-validators.cjs"),
 });

@@ -138,6 +138,7 @@ export async function transpileStore(outDir: string): Promise<string> {
     "without-stack-traces.ts",
     "file-modes.ts",
     "regular-file.ts",
+    "child-process.ts",
     "process/proc-table.ts",
   ];
   // The store and the output stage it builds on (the one page function, the UTF-8 module).

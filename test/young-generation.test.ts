@@ -46,11 +46,14 @@ afterAll(() => removeDir(dir));
  * Runs a fresh node that does `steps` (code using the module as `yg`), then churns through
  * objects of which a sliding window survives (what makes V8 grow its semi-spaces), yielding
  * every ~300 kB of allocation as a server does between messages, so that GC observers run;
- * prints the young generation's capacity before and after.
+ * prints the young generation's capacity before and after, and the largest it reached (V8 may
+ * shrink it again on its own when the machine is loaded and allocation looks slow, so growth is
+ * judged by the largest capacity, not the last).
  */
 function churn(steps: string): {
   before: number;
   after: number;
+  largest: number;
   held?: unknown;
   v8Loaded: boolean;
 } {
@@ -67,13 +70,19 @@ function churn(steps: string): {
      let held;
      ${steps}
      const window = [];
+     let largest = before;
      for (let i = 0; i < 4e6; i++) {
        window.push({ i, s: "v" + i });
        if (window.length > 100000) window.splice(0, 50000);
-       if (i % 2000 === 0) await new Promise((resolve) => setImmediate(resolve));
+       if (i % 2000 === 0) {
+         await new Promise((resolve) => setImmediate(resolve));
+         largest = Math.max(largest, yg.youngGenerationBytes());
+       }
      }
      await new Promise((resolve) => setImmediate(resolve));
-     console.log(JSON.stringify({ before, after: yg.youngGenerationBytes(), held, v8Loaded }));`,
+     const after = yg.youngGenerationBytes();
+     largest = Math.max(largest, after);
+     console.log(JSON.stringify({ before, after, largest, held, v8Loaded }));`,
   );
   const run = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 60_000 });
   expect(run.status, run.stderr).toBe(0);
@@ -98,30 +107,31 @@ describe("which commands serve", () => {
 
 describe("young generation", () => {
   it("grows well past its starting size under V8's default (what the hold prevents)", () => {
-    const { before, after } = churn("");
+    const { before, largest } = churn("");
     expect(before).toBeLessThanOrEqual(STARTING_BYTES);
-    expect(after).toBeGreaterThan(YOUNG_GENERATION_BYTES);
+    expect(largest).toBeGreaterThan(YOUNG_GENERATION_BYTES);
   });
 
   it("stays at its starting size once serve holds it", () => {
-    const { before, after, held } = churn(`held = yg.holdYoungGeneration(loadV8, ["serve"]);`);
+    const { before, largest, held } = churn(`held = yg.holdYoungGeneration(loadV8, ["serve"]);`);
     expect(held).toBe(true);
     expect(before).toBeLessThanOrEqual(STARTING_BYTES);
-    expect(after).toBe(STARTING_BYTES);
+    expect(largest).toBe(STARTING_BYTES);
   });
 
   it("is not held for a short command such as doctor", () => {
-    const { after, held, v8Loaded } = churn(`held = yg.holdYoungGeneration(loadV8, ["doctor"]);`);
+    const { largest, held, v8Loaded } = churn(`held = yg.holdYoungGeneration(loadV8, ["doctor"]);`);
     expect(held).toBe(false);
     expect(v8Loaded).toBe(false); // a short command does not even load node:v8
-    expect(after).toBeGreaterThan(YOUNG_GENERATION_BYTES);
+    expect(largest).toBeGreaterThan(YOUNG_GENERATION_BYTES);
   });
 
   it("grows once to the serving size and no further once settled", () => {
-    const { after } = churn(
+    const { after, largest } = churn(
       `yg.holdYoungGeneration(loadV8, ["serve"]); yg.settleYoungGeneration();`,
     );
-    expect(after).toBe(YOUNG_GENERATION_BYTES);
+    expect(largest).toBe(YOUNG_GENERATION_BYTES);
+    expect(after).toBeLessThanOrEqual(YOUNG_GENERATION_BYTES);
   });
 });
 

@@ -116,4 +116,17 @@ describe.runIf(process.platform !== "win32")("execution temp directories", () =>
     expect(ours()).toEqual([]);
     expect(existsSync(taken.tmpDir)).toBe(false);
   });
+
+  it("never gives one directory to two executions that start at once", async () => {
+    const temps = new ExecutionTemps(area);
+    await temps.release(await temps.take());
+    await spareMade(0); // a spare is ready: every one of the next takes wants it
+    const taken = await Promise.all(Array.from({ length: 6 }, () => temps.take()));
+    expect(new Set(taken.map((temp) => temp.tmpDir)).size).toBe(taken.length);
+    await spareMade(taken.length);
+    expect(ours()).toHaveLength(taken.length + 1); // the six and one spare, none orphaned
+    temps.close();
+    await temps.settled();
+    expect(ours()).toEqual([]);
+  });
 });

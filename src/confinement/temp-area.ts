@@ -136,9 +136,16 @@ export class ExecutionTemps {
   /** A fresh execution directory: the spare when it is ready, else one made now. */
   async take(): Promise<ExecutionTemp> {
     if (this.closed) throw new Error("the execution temp directories are closed");
-    const ready = this.spare === undefined ? undefined : await this.spare;
+    // Claimed before any await: concurrent takes never share a spare (one would see the other's
+    // /tmp, and have it removed under it when the other ends).
+    const spare = this.spare;
     this.spare = undefined;
     this.spareMade = undefined;
+    const ready = spare === undefined ? undefined : await spare;
+    if (this.closed) {
+      ready?.removeSync();
+      throw new Error("the execution temp directories are closed");
+    }
     const temp = ready ?? createExecutionTemp(this.area);
     this.live.add(temp);
     this.prepareSpare();
@@ -166,7 +173,7 @@ export class ExecutionTemps {
   }
 
   private prepareSpare(): void {
-    if (this.closed) return;
+    if (this.closed || this.spare !== undefined) return; // one spare at a time
     const made = createExecutionTempAsync(this.area, (temp) => {
       if (this.spare === made) this.spareMade = temp;
     }).then(

@@ -70,23 +70,42 @@ const common = {
   minifyWhitespace: true,
 };
 
+/**
+ * An esbuild plugin: imports matching `filter` become reads of another bundle through the loader.
+ * `exportsOf(path)` is the expression of what such an import gets, or undefined: a build error
+ * that says `unknown` (what to do about the path).
+ */
+function throughLoader(name, filter, exportsOf, unknown = "not expected here") {
+  return {
+    name,
+    setup(b) {
+      b.onResolve({ filter }, (args) => {
+        const contents = exportsOf(args.path);
+        if (contents === undefined) {
+          return {
+            errors: [{ text: `${args.path}: add it to SDK_MODULES in scripts/bundle.mjs` }],
+          };
+        }
+        return { path: args.path, namespace: name, pluginData: contents };
+      });
+      b.onLoad({ filter: /.*/, namespace: name }, (args) => ({
+        contents: `module.exports = ${args.pluginData};`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
 /** Imports of the SDK inside cli.cjs become reads of sdk.cjs through the loader. */
-const sdkThroughLoader = {
-  name: "sdk-through-loader",
-  setup(b) {
-    b.onResolve({ filter: /^@modelcontextprotocol\/sdk\// }, (args) => {
-      const key = SDK_MODULES[args.path];
-      if (!key) {
-        return { errors: [{ text: `${args.path}: add it to SDK_MODULES in scripts/bundle.mjs` }] };
-      }
-      return { path: key, namespace: "sdk" };
-    });
-    b.onLoad({ filter: /.*/, namespace: "sdk" }, (args) => ({
-      contents: `module.exports = __scmLoad("sdk")[${JSON.stringify(args.path)}];`,
-      loader: "js",
-    }));
-  },
-};
+const sdkThroughLoader = throughLoader(
+  "sdk-through-loader",
+  /^@modelcontextprotocol\/sdk\//,
+  (p) =>
+    SDK_MODULES[p] === undefined
+      ? undefined
+      : `__scmLoad("sdk")[${JSON.stringify(SDK_MODULES[p])}]`,
+  "add it to SDK_MODULES in scripts/bundle.mjs",
+);
 
 /**
  * commander requires child_process at load for one feature we never use (executable
@@ -116,20 +135,11 @@ const lazyCommanderChildProcess = {
 };
 
 /** Imports of a lazy package become a read of its own bundle through the loader. */
-const lazyPackagesThroughLoader = {
-  name: "lazy-packages-through-loader",
-  setup(b) {
-    const names = Object.keys(LAZY_PACKAGES).join("|");
-    b.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => ({
-      path: LAZY_PACKAGES[args.path],
-      namespace: "lazy-package",
-    }));
-    b.onLoad({ filter: /.*/, namespace: "lazy-package" }, (args) => ({
-      contents: `module.exports = __scmLoad(${JSON.stringify(args.path)});`,
-      loader: "js",
-    }));
-  },
-};
+const lazyPackagesThroughLoader = throughLoader(
+  "lazy-packages-through-loader",
+  new RegExp(`^(${Object.keys(LAZY_PACKAGES).join("|")})$`),
+  (p) => `__scmLoad(${JSON.stringify(LAZY_PACKAGES[p])})`,
+);
 
 const cli = await build({
   ...common,

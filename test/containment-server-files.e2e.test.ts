@@ -17,13 +17,7 @@ import {
 import { attackDir, identities, type AttackDir } from "./helpers/identity.js";
 import { requireBwrapInCi } from "./helpers/sandbox.js";
 import { CLI_ENTRY, errorText } from "./helpers/server.js";
-
-/** The rule that makes every `true --ask` call wait for a human. */
-const ASK_RULE = {
-  match: { contains: ["--ask"] },
-  decision: "ask",
-  reason: "a human must say yes",
-};
+import { ASK_RULE } from "./policy-helpers.js";
 
 /** How long a planted approval claims to be valid. */
 const PLANTED_VALIDITY_MS = 3_600_000;

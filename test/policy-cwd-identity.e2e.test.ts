@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attackDir, identities, startServerAs, type AttackDir } from "./helpers/identity.js";
 import { CLI_ENTRY, errorText, type TestServer } from "./helpers/server.js";
-import { approvalIdOf } from "./policy-helpers.js";
+import { approvalIdOf, ASK_RULE } from "./policy-helpers.js";
 
 describe.each(identities())("an approval's cwd as $name", (identity) => {
   let attack: AttackDir;
@@ -23,7 +23,7 @@ describe.each(identities())("an approval's cwd as $name", (identity) => {
       programs: {
         true: {
           candidates: ["true"],
-          rules: [{ match: { contains: ["--ask"] }, decision: "ask", reason: "say yes" }],
+          rules: [ASK_RULE],
         },
       },
     };

@@ -17,7 +17,13 @@ import {
   tempDir,
   type TestServer,
 } from "./helpers/server.js";
-import { approvalIdOf, guardedManifest, startPolicyServer, stateEnv } from "./policy-helpers.js";
+import {
+  approvalIdOf,
+  ASK_RULE,
+  guardedManifest,
+  startPolicyServer,
+  stateEnv,
+} from "./policy-helpers.js";
 
 const ADVISORY_LINE = /warning: argument rules are advisory: node, sh can run code/g;
 
@@ -158,7 +164,7 @@ describe.each(identities())(
           node: { candidates: [process.execPath] },
           true: {
             candidates: ["true"],
-            rules: [{ match: { contains: ["--ask"] }, decision: "ask", reason: "say yes" }],
+            rules: [ASK_RULE],
           },
         },
       };

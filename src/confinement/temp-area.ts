@@ -94,10 +94,10 @@ async function createExecutionTempAsync(
 }
 
 /**
- * Removal goes through the thread pool, never synchronously on the event loop: on a filesystem
- * that discards freed blocks online (ext4 mounted `discard`, as on this project's VMs) one rmdir
- * takes ~1.8 ms, and a run below a Root under /tmp leaves five or six directories (the mount
- * points bubblewrap makes), which held every call up by ~10 ms (docs/performance.md, confined).
+ * Removal goes through the thread pool, never synchronously on the event loop: a run below a Root
+ * under /tmp leaves five or six directories (the mount points bubblewrap makes), and one rmdir on
+ * this project's VMs (ext4 mounted `discard`) takes ~0.1 ms when quiet and ~2 ms under load, which
+ * every call waited for before its response (docs/performance.md, confined).
  */
 function executionTemp(dir: string): ExecutionTemp {
   let removal: Promise<void> | undefined;
@@ -143,6 +143,7 @@ export class ExecutionTemps {
     this.spareMade = undefined;
     const ready = spare === undefined ? undefined : await spare;
     if (this.closed) {
+      // closed while this take waited: the spare it claimed is no one's to remove but its own
       ready?.removeSync();
       throw new Error("the execution temp directories are closed");
     }

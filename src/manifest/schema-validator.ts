@@ -5,6 +5,7 @@
 
 import { createRequire } from "node:module";
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
+import { loadBuildModule } from "../build-module.js";
 import { CommandError } from "../errors.js";
 import { packagePath } from "../package-root.js";
 import { AJV_OPTIONS } from "./ajv-options.js";
@@ -30,22 +31,12 @@ interface CompiledSchema {
 let compiled: CompiledSchema | undefined;
 let precompiled: ((value: unknown) => boolean) | null | undefined;
 
-/** The bundle loader of dist/cli/main.js: a parameter of the bundle's wrapper, absent elsewhere. */
-declare const __scmLoad: ((name: string) => unknown) | undefined;
-
-/**
- * The precompiled validator module: inside the bundled CLI through its loader, elsewhere (dist/ run directly) through Node's require.
- */
-function loadPrecompiled(): unknown {
-  return typeof __scmLoad === "function" ? __scmLoad("validator") : require(PRECOMPILED_VALIDATOR);
-}
-
 /** The build's validator for the current schema file, or null (absent, or built from another). */
 function precompiledValidator(): ((value: unknown) => boolean) | null {
   if (precompiled !== undefined) return precompiled;
   precompiled = null;
   try {
-    const module = loadPrecompiled() as {
+    const module = loadBuildModule("validator", PRECOMPILED_VALIDATOR) as {
       default?: (value: unknown) => boolean;
       schemaText?: string;
     };

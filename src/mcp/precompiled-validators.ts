@@ -3,8 +3,8 @@
 // Each is used only while the schema it was built from is, text for text, the one tools/list
 // serves (minus that enum); otherwise ArgumentValidator compiles the served schema with ajv.
 
-import { createRequire } from "node:module";
 import type { ErrorObject } from "ajv";
+import { loadBuildModule } from "../build-module.js";
 import { packagePath } from "../package-root.js";
 
 /** The options every tool schema is compiled with, at build time and at run time alike. */
@@ -29,23 +29,13 @@ interface PrecompiledModule {
 
 type Schema = Record<string, unknown>;
 
-const require = createRequire(import.meta.url);
 let loaded: PrecompiledModule | null | undefined;
 
-/** The bundle loader of dist/cli/main.js: a parameter of the bundle's wrapper, absent elsewhere. */
-declare const __scmLoad: ((name: string) => unknown) | undefined;
-
-/**
- * The build's module — inside the bundled CLI its bundle through the loader, elsewhere (dist/
- * run directly) through Node's require — or null when there is none (tests running from src/
- * before a build).
- */
+/** The build's module, or null when there is none (tests running from src/ before a build). */
 function precompiledModule(): PrecompiledModule | null {
   if (loaded !== undefined) return loaded;
   try {
-    loaded = (
-      typeof __scmLoad === "function" ? __scmLoad("tool-validators") : require(PRECOMPILED_MODULE)
-    ) as PrecompiledModule;
+    loaded = loadBuildModule("tool-validators", PRECOMPILED_MODULE) as PrecompiledModule;
   } catch {
     loaded = null;
   }

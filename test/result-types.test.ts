@@ -129,7 +129,10 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), "scm-result-types-"));
   const built = project(dir);
   firstCaseLine = built.firstCaseLine;
+  // tsc prints file names relative to its working directory: run it in the project's own, so that
+  // the names resolve against `dir` wherever the checkout and the temp directory lie.
   const run = spawnSync(process.execPath, [TSC, "-p", dir, "--pretty", "false"], {
+    cwd: dir,
     encoding: "utf8",
     timeout: TSC_TIMEOUT_MS,
   });

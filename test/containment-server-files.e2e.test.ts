@@ -2,7 +2,9 @@
 // as uid 65534, with HOME (and so the server's state and artifact directories) outside /tmp and
 // the Root being HOME: a confined program — workspace-write or full — cannot edit or replace the
 // manifest, and cannot produce a usable approval (not by running `approve --yes` inside, not by
-// writing an approval file, not by renaming the state directory's parents and planting one).
+// writing an approval file, not by renaming the state directory's parents and planting one). The
+// same attacks run from a read-only program whose writablePaths hold those files (HOME), so that a
+// protection computed from the Roots alone is caught.
 // (Startup refusals: containment-startup.e2e.test.ts.)
 
 import { existsSync, readFileSync, statSync } from "node:fs";
@@ -46,6 +48,13 @@ describe.runIf(requireBwrapInCi())("the server's files (§20.1 item 2)", () => {
           "sh-full": shProgram({ filesystem: "full" }),
           "node-workspace": nodeProgram({ filesystem: "workspace-write" }),
           "node-full": nodeProgram({ filesystem: "full" }),
+          // read-only, but HOME (with the manifest, the state and artifact directories) writable
+          // through writablePaths: the server's files lie in a writable path that is not a Root.
+          "sh-read-only-writable": shProgram({ filesystem: "read-only", writablePaths: [home] }),
+          "node-read-only-writable": nodeProgram({
+            filesystem: "read-only",
+            writablePaths: [home],
+          }),
         },
       });
       manifestText = readFileSync(contained.manifestPath, "utf8");
@@ -98,7 +107,7 @@ describe.runIf(requireBwrapInCi())("the server's files (§20.1 item 2)", () => {
       }
     });
 
-    it.each(["sh-workspace", "sh-full"])(
+    it.each(["sh-workspace", "sh-full", "sh-read-only-writable"])(
       "%s: the manifest cannot be edited, nor its directory renamed and replaced",
       async (program) => {
         const run = await contained.sh(
@@ -130,7 +139,7 @@ describe.runIf(requireBwrapInCi())("the server's files (§20.1 item 2)", () => {
       },
     );
 
-    it.each(["node-workspace", "node-full"])(
+    it.each(["node-workspace", "node-full", "node-read-only-writable"])(
       "%s: writing an approved record into the state directory does not approve",
       async (program) => {
         const id = await requireApproval();
@@ -144,7 +153,7 @@ describe.runIf(requireBwrapInCi())("the server's files (§20.1 item 2)", () => {
       },
     );
 
-    it.each(["node-workspace", "node-full"])(
+    it.each(["node-workspace", "node-full", "node-read-only-writable"])(
       "%s: renaming the state directory's parents and planting an approval does not approve",
       async (program) => {
         const id = await requireApproval();

@@ -40,6 +40,12 @@ const SWAPS: Record<string, (l: Layout) => string> = {
   "parent swapped for a symlink leading outside every Root": (l) =>
     `mv "${l.parent}" "${l.parent}.old" && ln -s "${path.dirname(l.outside)}" "${l.parent}"`,
   "cwd moved out of every Root": (l) => `mv "${l.cwd}" "${l.outside}.moved"`,
+  // The cwd's own inode stays the same and its old path still leads to it: only the Root check
+  // after the wait can see that it now lies outside every Root.
+  "parent moved out of every Root, a symlink left at its old path": (l) => {
+    const moved = path.join(path.dirname(path.dirname(l.outside)), "moved");
+    return `mv "${l.parent}" "${moved}" && ln -s "${moved}" "${l.parent}"`;
+  },
 };
 
 const VARIANTS = [

@@ -14,7 +14,7 @@ import {
   identities,
   type AttackDir,
 } from "./helpers/identity.js";
-import { CLI_ENTRY } from "./helpers/server.js";
+import { CLI_ENTRY, withFullDetail } from "./helpers/server.js";
 import { startPolicyServer, textOf, type PolicyClient } from "./policy-helpers.js";
 
 /** Writes the marker (so a run cannot go unnoticed), then reports where it really runs. */
@@ -82,7 +82,7 @@ describe.each(identities())("approval wait, as $name", (identity) => {
     server = await startPolicyServer({
       args: [],
       env: attack.env(),
-      command: identity.wrap(process.execPath, [CLI_ENTRY, "serve", ...args]),
+      command: identity.wrap(process.execPath, [CLI_ENTRY, "serve", ...withFullDetail(args)]),
       elicitation: async () => {
         swap?.();
         return { action: "accept", content: { decision: "run" } };

@@ -10,6 +10,7 @@ import { runCli, type CliRun } from "./cli-helpers.js";
 import {
   baseEnv,
   CLI_ENTRY,
+  withFullDetail,
   configuredArgs,
   defaultManifest,
   removeDir,
@@ -111,7 +112,7 @@ export async function startPolicyServer(options: {
 }): Promise<PolicyClient> {
   const transport = new StdioClientTransport({
     command: options.command?.command ?? process.execPath,
-    args: options.command?.args ?? [CLI_ENTRY, "serve", ...options.args],
+    args: options.command?.args ?? [CLI_ENTRY, "serve", ...withFullDetail(options.args)],
     env: options.env,
     stderr: "pipe",
   });

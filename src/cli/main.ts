@@ -12,6 +12,7 @@ import { shortUsage, unknownCommandError } from "./unknown-command.js";
 import { isUsageError } from "./usage-codes.js";
 import {
   addManifestOptions,
+  addResultDetailOption,
   addRuntimeOptions,
   EXEC_FORMATS,
   integerIn,
@@ -48,10 +49,12 @@ function buildProgram(exitWith: (code: number) => void): Command {
   const serveCommand = program
     .command("serve", { isDefault: false })
     .description("run the MCP server on stdio");
-  addRuntimeOptions(addManifestOptions(serveCommand)).action(async (options: CommonOptions) => {
-    const { serve } = await import("./serve.js");
-    await serve(options);
-  });
+  addResultDetailOption(addRuntimeOptions(addManifestOptions(serveCommand))).action(
+    async (options: CommonOptions) => {
+      const { serve } = await import("./serve.js");
+      await serve(options);
+    },
+  );
 
   const execCommand = program
     .command("exec")

@@ -20,6 +20,7 @@ import {
   MAX_OUTPUT_BYTES_ACCEPTED,
   MAX_YIELD_MS,
 } from "../limits.js";
+import { RESULT_DETAILS, type ResultDetail } from "../mcp/compact.js";
 import type { RuntimeFlags } from "../runtime/config.js";
 
 /** Options every server-starting command takes, as commander parses them. */
@@ -28,6 +29,8 @@ export interface CommonOptions extends RuntimeFlags {
   root?: string[];
   /** §22: the audit log file (wins over the manifest's audit.path). */
   auditLog?: string;
+  /** `serve`: the default detail of results (wins over the manifest's resultDetail). */
+  resultDetail?: ResultDetail;
 }
 
 /** A commander parser accepting whole numbers from min to max (else INVALID_OPTION). */
@@ -145,6 +148,16 @@ export function addRuntimeOptions(command: Command): Command {
     command.addOption(new Option(flags, description).argParser(integerIn(min, max)));
   }
   return command;
+}
+
+/** Adds --result-detail (serve): how much of each result the model receives by default. */
+export function addResultDetailOption(command: Command): Command {
+  return command.addOption(
+    new Option(
+      "--result-detail <detail>",
+      "results when a call does not say: compact (only what differs from the obvious) or full",
+    ).choices(RESULT_DETAILS),
+  );
 }
 
 /** How `exec` prints its result (`--format`, checked by commander's choices). */

@@ -22,7 +22,11 @@ const SHUTDOWN_SIGNALS: NodeJS.Signals[] =
 export async function serve(options: CommonOptions): Promise<void> {
   const { runtime, catalog, roots } = await bootstrap(options, { command: "serve" });
   const splicer = new PageSplicer();
-  const server = createMcpServer(runtime, { name: SERVER_NAME, version: SERVER_VERSION }, splicer);
+  const server = createMcpServer(
+    runtime,
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    { splicer, resultDetail: options.resultDetail ?? catalog.resultDetail },
+  );
   const transport = new GuardedStdioTransport(
     process.stdin,
     process.stdout,

@@ -94,6 +94,8 @@ export interface Manifest {
   sandbox?: SandboxInput | null;
   /** §21.1: "strict" refuses to start when the rules cannot hold. */
   rulesEnforcement?: "advisory" | "strict";
+  /** The default detail of results (docs/results.md "Compact results"). */
+  resultDetail?: "compact" | "full";
 }
 
 /** The manifest as it applies on one platform: base and `platforms.<platform>` merged. */

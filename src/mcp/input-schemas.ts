@@ -14,16 +14,23 @@ import {
   OUTPUT_PAGE_MAX_UTF8_BYTES,
 } from "../limits.js";
 import { OUTPUT_ENCODINGS, STREAMS } from "../output/types.js";
+import { RESULT_DETAILS } from "./compact.js";
 import type { FromSchema } from "./schema-types.js";
 
 /** A page size as the descriptions show it. */
 const pageSizeText = (bytes: number) =>
   bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`;
 
-const executionIdField = {
+const executionIdField = { type: "string" } as const;
+
+/** An RE2 pattern of `until` and `grep`. */
+const patternField = {
   type: "string",
-  description: "the executionId of a running handle from system_exec",
+  description: `RE2, at most ${MAX_PATTERN_CHARS} characters`,
 } as const;
+
+/** How much of the result to return (mcp/compact.ts). */
+const detailField = { type: "string", enum: RESULT_DETAILS } as const;
 
 export const waitInputSchema = {
   type: "object",
@@ -32,21 +39,16 @@ export const waitInputSchema = {
     waitMs: {
       type: "integer",
       minimum: 0,
-      description: `how long to wait at most (default ${DEFAULT_WAIT_MS}, at most ${MAX_WAIT_MS})`,
+      description: `default ${DEFAULT_WAIT_MS}, at most ${MAX_WAIT_MS}`,
     },
     until: {
       type: "object",
-      description: "return as soon as a line of output matches",
       properties: {
-        pattern: {
-          type: "string",
-          description: `RE2 regular expression, at most ${MAX_PATTERN_CHARS} characters`,
-        },
-        stream: { type: "string", enum: STREAMS, description: "default: both" },
+        pattern: patternField,
+        stream: { type: "string", enum: STREAMS, description: "default both" },
         fromOffset: {
           type: "integer",
           minimum: 0,
-          description: "byte offset to match from (default 0: all output so far)",
         },
       },
       required: ["pattern"],
@@ -54,15 +56,15 @@ export const waitInputSchema = {
     },
     since: {
       type: "object",
-      description:
-        "start the snapshot's excerpts at these byte offsets instead of after the last snapshot",
+      description: "start excerpts here, not after the last snapshot",
       properties: {
         stdout: { type: "integer", minimum: 0 },
         stderr: { type: "integer", minimum: 0 },
       },
       additionalProperties: false,
     },
-    full: { type: "boolean", description: "true: excerpts of all output so far, not only new" },
+    full: { type: "boolean", description: "all output so far, not only new" },
+    detail: detailField,
   },
   required: ["executionId"],
   additionalProperties: false,
@@ -75,9 +77,7 @@ export const cancelInputSchema = {
     gracePeriodMs: {
       type: "integer",
       minimum: 0,
-      description:
-        "ms between SIGTERM and SIGKILL " +
-        `(default: the program's policy, at most ${MAX_GRACE_PERIOD_REQUEST_MS})`,
+      description: `ms from SIGTERM to SIGKILL (default: policy; at most ${MAX_GRACE_PERIOD_REQUEST_MS})`,
     },
   },
   required: ["executionId"],
@@ -88,7 +88,7 @@ export const cancelInputSchema = {
 export function execInputSchema(programs: string[]) {
   const program: { type: "string"; description: string; enum?: string[] } = {
     type: "string",
-    description: "a registered Logical Program name (see system_environment)",
+    description: "a registered program (system_environment)",
   };
   if (programs.length > 0) program.enum = [...programs].sort();
   return {
@@ -98,40 +98,35 @@ export function execInputSchema(programs: string[]) {
       args: {
         type: "array",
         items: { type: "string" },
-        description: "arguments passed literally, one array item per argument (default [])",
+        description: "one item per argument",
       },
       cwd: {
         type: "string",
-        description: "working directory: inside a Root; relative to the Root when there is one",
+        description: "a directory inside a Root (relative: to the Root)",
       },
       timeoutMs: {
         type: "integer",
         minimum: 1,
-        description: "kill the process tree after this many milliseconds",
+        description: "kill the tree after this many ms",
       },
       input: {
         type: "string",
-        description: "text written to stdin, then stdin is closed (only if the program allows)",
+        description: "text for stdin (if the program allows)",
       },
       yieldMs: {
         type: "integer",
         minimum: 1,
-        description:
-          "return a running handle if the program is still running after this many ms " +
-          `(default ${DEFAULT_YIELD_MS}); it keeps running under timeoutMs`,
+        description: `return a running handle after this many ms (default ${DEFAULT_YIELD_MS})`,
       },
       background: {
         type: "boolean",
-        description:
-          "start and return a running handle at once, for dev servers and watchers " +
-          "(needs the program's policy.allowBackground)",
+        description: "return a running handle at once (policy.allowBackground)",
       },
       approvalId: {
         type: "string",
-        description:
-          "after APPROVAL_REQUIRED: the approval id, once the user ran " +
-          "`system-command-mcp approve <id>`; call again with exactly the same arguments",
+        description: "after APPROVAL_REQUIRED and its approve: the id, with the same arguments",
       },
+      detail: detailField,
     },
     required: ["program"],
     additionalProperties: false,
@@ -141,35 +136,28 @@ export function execInputSchema(programs: string[]) {
 export const outputInputSchema = {
   type: "object",
   properties: {
-    id: { type: "string", description: "artifact.id from a system_exec result" },
+    id: { type: "string", description: "a result's artifact.id" },
     executionId: {
       type: "string",
-      description: "instead of id: a running handle's executionId (live output, running or ended)",
     },
     stream: { type: "string", enum: STREAMS },
     offset: {
       type: "integer",
-      description: "byte offset; start at 0; negative counts from the end (-4096: last 4 KiB)",
+      description: "byte offset; negative: from the end",
     },
     limit: {
       type: "integer",
       minimum: 1,
       description:
-        `bytes wanted (default ${DEFAULT_OUTPUT_PAGE_BYTES}; at most ` +
+        `default ${DEFAULT_OUTPUT_PAGE_BYTES}; at most ` +
         `${pageSizeText(OUTPUT_PAGE_MAX_UTF8_BYTES)} utf8, ` +
-        `${pageSizeText(OUTPUT_PAGE_MAX_BASE64_BYTES)} base64)`,
+        `${pageSizeText(OUTPUT_PAGE_MAX_BASE64_BYTES)} base64`,
     },
-    encoding: { type: "string", enum: OUTPUT_ENCODINGS, description: "default utf8" },
+    encoding: { type: "string", enum: OUTPUT_ENCODINGS },
     grep: {
       type: "object",
-      description:
-        "search instead of paging: matching lines from offset, each with byte offset and " +
-        "line number; continue at nextOffset",
       properties: {
-        pattern: {
-          type: "string",
-          description: `RE2 regular expression, at most ${MAX_PATTERN_CHARS} characters`,
-        },
+        pattern: patternField,
         maxMatches: {
           type: "integer",
           description: `default ${GREP_DEFAULT_MAX_MATCHES}, at most ${GREP_MAX_MATCHES}`,
@@ -182,9 +170,7 @@ export const outputInputSchema = {
     waitMs: {
       type: "integer",
       minimum: 0,
-      description:
-        "with executionId: when offset is past the bytes so far, wait up to this long for more " +
-        `(default 0, at most ${MAX_WAIT_MS})`,
+      description: `executionId: wait for more (at most ${MAX_WAIT_MS})`,
     },
   },
   required: ["stream", "offset"],

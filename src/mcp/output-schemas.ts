@@ -38,7 +38,8 @@ const streamOutput = {
     lossyUtf8: boolean,
     text: string,
   },
-  required: ["truncated", "totalBytes", "omittedBytes", "lossyUtf8", "text"],
+  // Compact results (mcp/compact.ts) send a whole stream as { text }.
+  required: ["text"],
   additionalProperties: false,
 } as const;
 
@@ -107,7 +108,8 @@ export const executionReportSchema = {
     stdout: streamOutput,
     stderr: streamOutput,
   },
-  required: ["status", "executionId", "cwd", "programSelection", "stdout", "stderr"],
+  // Compact results omit every field at its obvious value (mcp/compact.ts); full ones have all.
+  required: ["status"],
   additionalProperties: false,
 } as const;
 
@@ -136,7 +138,8 @@ export const outputPageSchema = {
     truncated: { type: "boolean", description: "grep: maxMatches stopped the scan" },
     scanLimited: { type: "boolean", description: "grep: the per-call budget stopped the scan" },
   },
-  required: ["offset", "bytes", "nextOffset", "eof", "encoding"],
+  // A compact page leaves out encoding "utf8" and lossyUtf8 false (mcp/compact.ts).
+  required: ["offset", "bytes", "nextOffset", "eof"],
   additionalProperties: false,
 } as const;
 

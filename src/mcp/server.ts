@@ -14,6 +14,12 @@ import { DEFAULT_OUTPUT_PAGE_BYTES } from "../limits.js";
 import type { CommandRuntime, OutputRequest, WaitRequest } from "../runtime/runtime.js";
 import type { ExecRequest } from "../runtime/types.js";
 import { childProcess } from "../child-process.js";
+import {
+  compactExecution,
+  compactPage,
+  DEFAULT_RESULT_DETAIL,
+  type ResultDetail,
+} from "./compact.js";
 import { callerOf } from "./elicitation.js";
 import type {
   EnvironmentReportResult,
@@ -35,6 +41,13 @@ import { ArgumentValidator } from "./validate.js";
 export interface ServerIdentity {
   name: string;
   version: string;
+}
+
+export interface McpServerOptions {
+  /** With it, large base64 pages are spliced in at the transport it is attached to. */
+  splicer?: PageSplicer;
+  /** Results' detail when a call does not choose (docs/results.md "Compact results"). */
+  resultDetail?: ResultDetail;
 }
 
 type Extra = {
@@ -76,8 +89,9 @@ type Assert<T extends true> = T;
  * schema's types fit the request types; this proves no schema field is silently dropped.
  */
 export type SchemasMatchRequests = [
-  Assert<CoveredBy<ExecArgs, ExecRequest>>,
-  Assert<CoveredBy<WaitArgs, WaitRequest>>,
+  // `detail` is the adapter's own: it shapes the result, the runtime never sees it.
+  Assert<CoveredBy<Omit<ExecArgs, "detail">, ExecRequest>>,
+  Assert<CoveredBy<Omit<WaitArgs, "detail">, WaitRequest>>,
   Assert<CoveredBy<OutputArgs, OutputRequest>>,
 ];
 
@@ -99,15 +113,13 @@ export type ResultsMatchSchemas = [
   NoDrift<ResultDrift<RuntimeResult<"cancel">, ExecutionReportResult, "system_cancel">>,
 ];
 
-/**
- * Builds the MCP server for a runtime; connect it to a transport to serve. With a `splicer`
- * (attached to that transport), large base64 pages are spliced in at the transport.
- */
+/** Builds the MCP server for a runtime; connect it to a transport to serve. */
 export function createMcpServer(
   runtime: CommandRuntime,
   identity: ServerIdentity,
-  splicer?: PageSplicer,
+  options: McpServerOptions = {},
 ): Server {
+  const { splicer } = options;
   const programs = Object.keys(runtime.inspect().programs);
   const tools: ToolDefinition[] = toolDefinitions(programs);
   const validator = new ArgumentValidator(tools, (name) => runtime.registrationHint(name));
@@ -115,7 +127,7 @@ export function createMcpServer(
     { name: identity.name, version: identity.version },
     { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
   );
-  const handlers = toolHandlers(runtime, server);
+  const handlers = toolHandlers(runtime, server, options.resultDetail ?? DEFAULT_RESULT_DETAIL);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // Answered: the host's model decides on its first call now. Spawning needs node:child_process,
@@ -153,30 +165,51 @@ export function createMcpServer(
   return server;
 }
 
-function toolHandlers(runtime: CommandRuntime, server: Server): Handlers {
+function toolHandlers(
+  runtime: CommandRuntime,
+  server: Server,
+  serverDetail: ResultDetail,
+): Handlers {
+  const notNamed = { cwdNamed: false };
   return {
     system_environment: async () => runtime.inspect(),
     system_output: async (args, extra) =>
-      runtime.readOutput(
-        {
-          ...args,
-          limit: args.limit ?? DEFAULT_OUTPUT_PAGE_BYTES,
-          encoding: args.encoding ?? "utf8",
-        },
-        extra.signal,
+      compactPage(
+        await runtime.readOutput(
+          {
+            ...args,
+            limit: args.limit ?? DEFAULT_OUTPUT_PAGE_BYTES,
+            encoding: args.encoding ?? "utf8",
+          },
+          extra.signal,
+        ),
+        serverDetail,
       ),
-    system_exec: async (args, extra, progressToken) =>
-      runtime.execute(args, {
-        signal: extra.signal,
-        onProgress: progressSender(extra, progressToken),
-        caller: callerOf(server, extra.signal),
-      }),
-    system_wait: async (args, extra, progressToken) =>
-      runtime.wait(args, {
-        signal: extra.signal,
-        onProgress: progressSender(extra, progressToken),
-      }),
-    system_cancel: async (args) => runtime.cancel(args.executionId, args.gracePeriodMs),
+    system_exec: async ({ detail, ...args }, extra, progressToken) =>
+      compactExecution(
+        await runtime.execute(args, {
+          signal: extra.signal,
+          onProgress: progressSender(extra, progressToken),
+          caller: callerOf(server, extra.signal),
+        }),
+        detail ?? serverDetail,
+        { cwdNamed: args.cwd !== undefined },
+      ),
+    system_wait: async ({ detail, ...args }, extra, progressToken) =>
+      compactExecution(
+        await runtime.wait(args, {
+          signal: extra.signal,
+          onProgress: progressSender(extra, progressToken),
+        }),
+        detail ?? serverDetail,
+        notNamed,
+      ),
+    system_cancel: async (args) =>
+      compactExecution(
+        await runtime.cancel(args.executionId, args.gracePeriodMs),
+        serverDetail,
+        notNamed,
+      ),
   };
 }
 

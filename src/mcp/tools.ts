@@ -6,6 +6,7 @@ import {
   executionReportSchema,
   outputPageSchema,
 } from "./output-schemas.js";
+import { servedOutputSchema } from "./served-schema.js";
 import {
   cancelInputSchema,
   execInputSchema,
@@ -27,18 +28,13 @@ export interface ToolDefinition {
 }
 
 const WAIT_DESCRIPTION = [
-  'Wait for an execution that returned a running handle (status "running") from system_exec.',
-  "Returns the completed result as soon as it ends, or a running snapshot after waitMs; with",
-  'until.pattern it returns as soon as a line of output matches (e.g. a dev server\'s "listening"',
-  "line), adding match { stream, offset, text }. Call it again to keep waiting. A running snapshot",
-  "shows only output that is new since the previous snapshot (stdout.sinceOffset says where it",
-  "starts; pass full: true for everything so far). The completed result shows the whole output.",
+  'Wait for a "running" execution: the result when it ends, else new output after waitMs.',
+  'until.pattern returns once a line matches (e.g. a server\'s "listening"). Call again to keep waiting.',
 ].join(" ");
 
 const CANCEL_DESCRIPTION = [
-  "Stop an execution that returned a running handle: SIGTERM to its whole process tree, SIGKILL",
-  "after the grace period. Returns the completed result (cancelled: true). Use it for background",
-  "servers and watchers you no longer need.",
+  "Stop a running execution: SIGTERM to its process tree, SIGKILL after the grace period;",
+  "returns the final result.",
 ].join(" ");
 
 /** Claude Code defers tools behind ToolSearch unless they carry this (HOSTS.md). */
@@ -51,37 +47,31 @@ const LARGE_RESULT_META = {
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 
 const EXEC_DESCRIPTION = [
-  "Run one registered program directly (no shell) with literal arguments and get a structured",
-  "result: exitCode/signal, head+tail excerpts of stdout and stderr with exact byte counts, and",
-  "an artifact id when output was truncated. Every argument reaches the program exactly as given:",
-  "there are no pipelines, redirects, globbing, `cd`, `&&` or $VAR expansion — use the host shell",
-  "for those. A nonzero exitCode is a normal result, not a tool failure. When stdout.truncated or",
-  'stderr.truncated is true and artifact.status is "published", read the part left out with',
-  "system_output { id: artifact.id, stream, offset: omittedFrom } and follow nextOffset until eof.",
-  "Call system_environment to see the registered programs, Roots and limits.",
-  `A call still running after yieldMs (default ${DEFAULT_YIELD_MS / 1000} s) returns status "running" with an`,
-  "executionId instead of being cut off: continue with system_wait, read live output with",
-  "system_output { executionId }, or stop it with system_cancel. Pass background: true for dev",
-  "servers and watchers (the program's policy.allowBackground must allow it).",
+  "Run a registered program directly, no shell: arguments reach it as given (no pipes, globs,",
+  "cd, && or $VARS: use the host shell). A nonzero exitCode is a result, not a failure. Obvious",
+  'fields are left out (detail "full": all). The rest of a truncated stream: system_output',
+  `{ id: artifact.id, stream, offset: omittedFrom }. Running after yieldMs (default ${DEFAULT_YIELD_MS / 1000} s): status`,
+  '"running" and an executionId for system_wait, system_output, system_cancel; background: true',
+  "for servers.",
 ].join(" ");
 
 const ENVIRONMENT_DESCRIPTION = [
-  "Describe this server: registered programs (executable, policy, timeouts), Working Directory",
-  "Roots (where a cwd may be; they are not a sandbox), the PATH programs see, the names of",
-  "environment variables the manifest sets (never values) and every limit. Call it once before",
-  "system_exec when unsure which programs exist.",
+  "Registered programs, the Roots a cwd must be in (not a sandbox), the PATH, names of variables",
+  "the manifest sets, and limits. Call once when unsure what exists.",
 ].join(" ");
 
 const OUTPUT_DESCRIPTION = [
-  "Read the complete stdout or stderr of a finished execution page by page, from the artifact id",
-  'in its result (artifact.status "published"). Start at offset 0 and pass nextOffset back until',
-  "eof is true; utf8 pages end on a character boundary, so bytes may be below limit — always",
-  "follow nextOffset. A negative offset counts from the end (-4096: the last 4 KiB). grep:",
-  "{ pattern } returns matching lines with line numbers instead of a page (continue at",
-  'nextOffset while eof is false). Use encoding "base64" for binary output. For an execution that',
-  "returned a running handle pass executionId instead of id to read its output live (waitMs",
-  "waits for more); eof becomes true only after it has ended.",
+  "Read the complete stdout or stderr of a run (id: artifact.id; executionId: a running one, live).",
+  "Start at offset 0 (negative: from the end); pass nextOffset back until eof. grep { pattern }",
+  'returns matching lines; encoding "base64" reads binary.',
 ].join(" ");
+
+/** The output schemas as served (made once: every server's tools/list serves the same objects). */
+const served = {
+  environmentReport: servedOutputSchema(environmentReportSchema),
+  outputPage: servedOutputSchema(outputPageSchema),
+  executionReport: servedOutputSchema(executionReportSchema),
+};
 
 /** Every tool, in tools/list order (§3). */
 export function toolDefinitions(programs: string[]): ToolDefinition[] {
@@ -90,7 +80,7 @@ export function toolDefinitions(programs: string[]): ToolDefinition[] {
       name: "system_environment",
       description: ENVIRONMENT_DESCRIPTION,
       inputSchema: { type: "object", properties: {}, additionalProperties: false },
-      outputSchema: environmentReportSchema,
+      outputSchema: served.environmentReport,
       annotations: READ_ONLY,
       _meta: ALWAYS_LOAD_META,
     },
@@ -98,7 +88,7 @@ export function toolDefinitions(programs: string[]): ToolDefinition[] {
       name: "system_output",
       description: OUTPUT_DESCRIPTION,
       inputSchema: outputInputSchema,
-      outputSchema: outputPageSchema,
+      outputSchema: served.outputPage,
       annotations: READ_ONLY,
       _meta: LARGE_RESULT_META,
     },
@@ -106,7 +96,7 @@ export function toolDefinitions(programs: string[]): ToolDefinition[] {
       name: "system_exec",
       description: EXEC_DESCRIPTION,
       inputSchema: execInputSchema(programs),
-      outputSchema: executionReportSchema,
+      outputSchema: served.executionReport,
       annotations: {
         readOnlyHint: false,
         destructiveHint: true,
@@ -119,7 +109,7 @@ export function toolDefinitions(programs: string[]): ToolDefinition[] {
       name: "system_wait",
       description: WAIT_DESCRIPTION,
       inputSchema: waitInputSchema,
-      outputSchema: executionReportSchema,
+      outputSchema: served.executionReport,
       annotations: READ_ONLY,
       _meta: LARGE_RESULT_META,
     },
@@ -127,7 +117,7 @@ export function toolDefinitions(programs: string[]): ToolDefinition[] {
       name: "system_cancel",
       description: CANCEL_DESCRIPTION,
       inputSchema: cancelInputSchema,
-      outputSchema: executionReportSchema,
+      outputSchema: served.executionReport,
       annotations: {
         readOnlyHint: false,
         destructiveHint: true,

@@ -54,6 +54,8 @@ export interface ProgramCatalog {
   bwrapPath?: string;
   /** The manifest's `rulesEnforcement` (§21.1); absent: "advisory". */
   rulesEnforcement?: "advisory" | "strict";
+  /** The manifest's `resultDetail`; absent: the command line's or the default. */
+  resultDetail?: "compact" | "full";
 }
 
 export type { PolicyInput };

@@ -178,6 +178,9 @@ export function buildConfiguredCatalog(input: ConfiguredInput): ProgramCatalog {
   if (input.manifest.rulesEnforcement !== undefined) {
     catalog.rulesEnforcement = input.manifest.rulesEnforcement;
   }
+  if (input.manifest.resultDetail !== undefined) {
+    catalog.resultDetail = input.manifest.resultDetail;
+  }
   const bwrapPath = input.manifest.sandbox?.bwrapPath;
   if (bwrapPath !== undefined) catalog.bwrapPath = expandHomePath(bwrapPath, input.homeDir);
   return catalog;

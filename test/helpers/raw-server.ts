@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import {
   CLI_ENTRY,
+  withFullDetail,
   baseEnv,
   eventually,
   FIXTURES,
@@ -39,7 +40,7 @@ export interface RawServer {
 
 /** Spawns `node dist/cli/main.js serve …` with piped stdio. */
 export function startRawServer(args: string[], env = baseEnv()): RawServer {
-  const child = spawn(process.execPath, [CLI_ENTRY, "serve", ...args], {
+  const child = spawn(process.execPath, [CLI_ENTRY, "serve", ...withFullDetail(args)], {
     env,
     stdio: ["pipe", "pipe", "pipe"],
   });

@@ -5,6 +5,23 @@
 
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  environmentReportSchema,
+  executionReportSchema,
+  outputPageSchema,
+} from "../../src/mcp/output-schemas.js";
+
+/**
+ * The full output schema of each tool (nested fields typed, no additional properties anywhere):
+ * tools/list serves a shorter form (mcp/served-schema.ts), and results are checked against both.
+ */
+const FULL_SCHEMAS: Record<string, object> = {
+  system_environment: environmentReportSchema,
+  system_output: outputPageSchema,
+  system_exec: executionReportSchema,
+  system_wait: executionReportSchema,
+  system_cancel: executionReportSchema,
+};
 
 /** Checks results of the tools in one tools/list answer. */
 export interface ResultChecker {
@@ -24,23 +41,34 @@ function describeErrors(errors: ErrorObject[] | null | undefined): string {
 /** A checker for the tools a server served; tools without an outputSchema are not checked. */
 export function resultChecker(tools: readonly Tool[]): ResultChecker {
   const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false });
-  const validators = new Map<string, ValidateFunction>();
+  const validators = new Map<string, ValidateFunction[]>();
+  const full = new Map<object, ValidateFunction>();
   for (const tool of tools) {
-    if (tool.outputSchema) validators.set(tool.name, ajv.compile(tool.outputSchema));
+    if (!tool.outputSchema) continue;
+    const checks: ValidateFunction[] = [ajv.compile(tool.outputSchema)];
+    const schema = FULL_SCHEMAS[tool.name];
+    if (schema) {
+      if (!full.has(schema)) full.set(schema, ajv.compile(schema));
+      checks.push(full.get(schema)!);
+    }
+    validators.set(tool.name, checks);
   }
   return {
     check(tool, result) {
       if (result.isError) return;
-      const validate = validators.get(tool);
-      if (!validate) return;
+      const checks = validators.get(tool);
+      if (!checks) return;
       const value = result.structuredContent;
       if (value === undefined) {
         throw new Error(`${tool}: expected structuredContent on a successful result, got none`);
       }
-      if (!validate(value)) {
-        throw new Error(
-          `${tool}: result does not match its declared outputSchema: ${describeErrors(validate.errors)}`,
-        );
+      for (const [index, validate] of checks.entries()) {
+        if (!validate(value)) {
+          const which = index === 0 ? "declared outputSchema" : "full output schema";
+          throw new Error(
+            `${tool}: result does not match its ${which}: ${describeErrors(validate.errors)}`,
+          );
+        }
       }
       checkTextBlock(tool, result);
     },

@@ -69,15 +69,30 @@ export interface StartOptions {
   args: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /** Pass `args` as they are (no --result-detail full added: see withFullDetail). */
+  asGiven?: boolean;
   /** Runs the server under another identity (helpers/identity.ts: setpriv as uid 65534). */
   runAs?: { wrap(command: string, args: string[]): { command: string; args: string[] } };
 }
 
+/**
+ * `serve` arguments with `--result-detail full` unless they choose: the suite checks the whole
+ * result; the compact form has its own tests (compact-results.e2e.test.ts) and the host tests.
+ */
+export function withFullDetail(args: string[]): string[] {
+  return args.includes("--result-detail") ? args : [...args, "--result-detail", "full"];
+}
+
 /** Spawns `node dist/cli/main.js serve …` and connects the SDK client. */
 export async function startServer(options: StartOptions): Promise<TestServer> {
+  const serveArgs = [
+    CLI_ENTRY,
+    "serve",
+    ...(options.asGiven ? options.args : withFullDetail(options.args)),
+  ];
   const launch = options.runAs
-    ? options.runAs.wrap(process.execPath, [CLI_ENTRY, "serve", ...options.args])
-    : { command: process.execPath, args: [CLI_ENTRY, "serve", ...options.args] };
+    ? options.runAs.wrap(process.execPath, serveArgs)
+    : { command: process.execPath, args: serveArgs };
   const transport = new StdioClientTransport({
     command: launch.command,
     args: launch.args,

@@ -287,17 +287,39 @@ async function benchListToolsRow() {
  * issue's 3 minutes polled every 30 s, or 18 s / 3 s in QUICK mode (TOKEN_BUILD_SECONDS and
  * TOKEN_POLL_SECONDS override both).
  */
+/** §16 Revision 4: a trivial call costs a model at most this many characters in both views. */
+const TRIVIAL_CALL_MAX_CHARS = 100;
+
 async function benchTokenLedger() {
-  const report = await tokenLedger({
-    entry: CLI_ENTRY,
-    env: serverEnv(),
-    tmp: TMP,
-    ...(QUICK && {
-      seconds: Number(process.env.TOKEN_BUILD_SECONDS ?? 18),
-      pollSeconds: Number(process.env.TOKEN_POLL_SECONDS ?? 3),
-    }),
-  });
+  const ledger = (detail) =>
+    tokenLedger({
+      entry: CLI_ENTRY,
+      env: serverEnv(),
+      tmp: path.join(TMP, `ledger-${detail}`),
+      detail,
+      ...(QUICK && {
+        seconds: Number(process.env.TOKEN_BUILD_SECONDS ?? 18),
+        pollSeconds: Number(process.env.TOKEN_POLL_SECONDS ?? 3),
+      }),
+    });
+  const report = await ledger("compact");
+  const fullReport = await ledger("full");
   console.error(tokenLedgerTable(report));
+  console.error(tokenLedgerTable(fullReport));
+  const trivial = report.parts.trivial;
+  const trivialChars = Math.max(trivial.structuredChars, trivial.textChars);
+  record({
+    id: "tokens-compact",
+    name: "Token ledger: whole session, compact vs full results; trivial call",
+    server: `${report.sessionChars} chars (trivial call ${trivialChars})`,
+    reference: `${fullReport.sessionChars} chars with --result-detail full`,
+    value: `${(report.sessionChars / fullReport.sessionChars).toFixed(2)}x, trivial ${trivialChars}`,
+    target: `≤ 0.5x, trivial ≤ ${TRIVIAL_CALL_MAX_CHARS}`,
+    pass:
+      report.sessionChars <= 0.5 * fullReport.sessionChars &&
+      trivialChars <= TRIVIAL_CALL_MAX_CHARS,
+    raw: { compact: report, full: fullReport },
+  });
   const poll = report.parts.poll;
   record({
     id: "tokens",

@@ -13,8 +13,12 @@
 // loop is the Canonical Result of the whole streams (at most one inline budget, however many polls)
 // and is shown on its own line (`poll-end`), as is everything for the `full: true` loop.
 //
-// Standalone: `node bench/token-ledger.mjs` (after `npm run build`) prints a table on stderr and
-// one JSON line on stdout. From bench/run.mjs: tokenLedger({ entry, env, tmp }).
+// Both forms (docs/results.md "Compact results"): the session runs once with compact results and
+// once with `--result-detail full` (the Revision 3 shape); the compact session must cost at most
+// half the full one, and the trivial call (a 5-byte output, cwd named) ≤ 100 characters.
+//
+// Standalone: `node bench/token-ledger.mjs` (after `npm run build`) prints a table per form on
+// stderr and one JSON line on stdout. From bench/run.mjs: tokenLedger({ entry, env, tmp }).
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -81,7 +85,20 @@ class Ledger {
   }
 }
 
-const printed = (report) => (report?.stdout?.totalBytes ?? 0) + (report?.stderr?.totalBytes ?? 0);
+/** Bytes a stream printed: its totalBytes, or in a compact `{ text }` the text itself. */
+const streamBytes = (stream) =>
+  stream === undefined ? 0 : (stream.totalBytes ?? Buffer.byteLength(stream.text ?? ""));
+const printed = (report) => streamBytes(report?.stdout) + streamBytes(report?.stderr);
+
+/** The trivial call of §16's row: a 5-byte output (`true\n`), with its cwd named. */
+async function trivialCall(call, ledger, root) {
+  const result = await call("system_exec", {
+    program: "git",
+    args: ["rev-parse", "--is-inside-work-tree"],
+    cwd: root,
+  });
+  ledger.add("trivial", "system_exec", result, printed(result.structuredContent));
+}
 
 function gitRepo(dir) {
   const git = (...args) => execFileSync("git", args, { cwd: dir, stdio: "ignore" });
@@ -183,6 +200,7 @@ export async function tokenLedger({
   tmp,
   seconds = Number(process.env.TOKEN_BUILD_SECONDS ?? DEFAULT_BUILD_SECONDS),
   pollSeconds = Number(process.env.TOKEN_POLL_SECONDS ?? DEFAULT_POLL_SECONDS),
+  detail = "compact",
 }) {
   const root = path.join(tmp, "ledger-repo");
   mkdirSync(root, { recursive: true });
@@ -196,7 +214,8 @@ export async function tokenLedger({
   };
   writeFileSync(manifest, JSON.stringify({ version: 2, programs }));
   const args = [entry, "serve", "--root", root, "--manifest", manifest];
-  args.push("--artifact-dir", path.join(tmp, "ledger-artifacts"));
+  args.push("--artifact-dir", path.join(tmp, `ledger-artifacts-${detail}`));
+  args.push("--result-detail", detail);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,
@@ -210,6 +229,7 @@ export async function tokenLedger({
     client.callTool({ name, arguments: args }, undefined, { timeout: (seconds + 180) * 1000 });
   const ledger = new Ledger();
   try {
+    await trivialCall(call, ledger, root);
     await shortCalls(call, ledger);
     const [polls] = await Promise.all([
       pollBuild(call, ledger, "poll", { seconds, pollSeconds, full: false }),
@@ -217,7 +237,7 @@ export async function tokenLedger({
     ]);
     await bigOutput(call, ledger);
     const parts = Object.fromEntries(
-      ["short", "poll", "poll-end", "poll-full", "poll-full-end", "big"].map((p) => [
+      ["trivial", "short", "poll", "poll-end", "poll-full", "poll-full-end", "big"].map((p) => [
         p,
         ledger.sum(p),
       ]),
@@ -225,11 +245,18 @@ export async function tokenLedger({
     const poll = parts.poll;
     const budget = POLL_OUTPUT_FACTOR * poll.printedBytes + POLL_OVERHEAD_CHARS * polls;
     const worst = Math.max(poll.structuredChars, poll.textChars);
+    // The whole session as the model reads it: the larger view of every part.
+    const sessionChars = Object.values(parts).reduce(
+      (sum, part) => sum + Math.max(part.structuredChars, part.textChars),
+      0,
+    );
     return {
+      detail,
       seconds,
       pollSeconds,
       polls,
       parts,
+      sessionChars,
       pollBudgetChars: Math.round(budget),
       pass: worst <= budget,
     };
@@ -240,7 +267,7 @@ export async function tokenLedger({
 
 function table(report) {
   const lines = [
-    `token ledger — build ${report.seconds} s polled every ${report.pollSeconds} s (${report.polls} polls)`,
+    `token ledger (${report.detail} results) — build ${report.seconds} s polled every ${report.pollSeconds} s (${report.polls} polls), session ${report.sessionChars} chars`,
     "| Part | Calls | structuredContent chars | text block chars | bytes printed |",
     "|---|---|---|---|---|",
   ];
@@ -268,9 +295,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       XDG_STATE_HOME: path.join(tmp, "state"),
       XDG_CACHE_HOME: path.join(tmp, "cache"),
     };
-    const report = await tokenLedger({ entry: path.join(here, "../dist/cli/main.js"), env, tmp });
-    console.error(table(report));
-    console.log(JSON.stringify(report));
+    const entry = path.join(here, "../dist/cli/main.js");
+    const reports = [];
+    for (const detail of ["compact", "full"]) {
+      const report = await tokenLedger({ entry, env, tmp: path.join(tmp, detail), detail });
+      console.error(table(report));
+      reports.push(report);
+    }
+    console.log(JSON.stringify(reports));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -53,22 +53,41 @@ export function expectOurToolsOffered(toolNames: string[] | undefined, prefix: s
   for (const tool of OUR_TOOLS) expect(toolNames).toContain(`${prefix}${tool}`);
 }
 
-/** The literal-args run: completed, exit 0, its arguments back exactly. */
+/** Fields a compact result leaves out at their obvious value (docs/results.md "Compact results"). */
+const OBVIOUS_FIELDS = ["signal", "timedOut", "cancelled", "termination", "inputBytes"];
+
+/**
+ * The literal-args run: completed, exit 0, its arguments back exactly — in the compact form the
+ * server sends by default: no field at its obvious value, the whole stdout as `{ text }` only,
+ * the empty stderr left out.
+ */
 export function expectLiteralRun(result: Record<string, any>): void {
   expect(result.status).toBe("completed");
   expect(result.exitCode).toBe(0);
-  expect(result.stdout.text).toBe(LITERAL_STDOUT);
+  expect(result.stdout).toEqual({ text: LITERAL_STDOUT });
+  expectCompact(result);
+  expect(result).not.toHaveProperty("stderr");
+}
+
+/** No field at its obvious value, and no programSelection of an unconfined run. */
+export function expectCompact(result: Record<string, any>): void {
+  for (const field of [...OBVIOUS_FIELDS, "programSelection"]) {
+    expect(result, `compact results leave out ${field}`).not.toHaveProperty(field);
+  }
 }
 
 /** The nonzero exit: a normal result with its code and stderr. */
 export function expectNonzeroRun(result: Record<string, any>): void {
   expect(result.exitCode).toBe(NONZERO_EXIT_CODE);
-  expect(result.stderr.text).toBe("failing on purpose");
+  expect(result.stderr).toEqual({ text: "failing on purpose" });
+  expectCompact(result);
 }
 
 /** The big run: completed, its stdout truncated, every byte of `big` counted. */
 export function expectTruncatedBig(result: Record<string, any>, big: string): void {
-  expect(result).toMatchObject({ status: "completed", exitCode: 0, timedOut: false });
+  expect(result).toMatchObject({ status: "completed", exitCode: 0 });
+  expectCompact(result);
+  expect(result.artifact.status).toBe("published");
   expect(result.stdout.truncated).toBe(true);
   expect(result.stdout.totalBytes).toBe(Buffer.byteLength(big));
 }

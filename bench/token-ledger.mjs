@@ -245,11 +245,11 @@ export async function tokenLedger({
     const poll = parts.poll;
     const budget = POLL_OUTPUT_FACTOR * poll.printedBytes + POLL_OVERHEAD_CHARS * polls;
     const worst = Math.max(poll.structuredChars, poll.textChars);
-    // The whole session as the model reads it: the larger view of every part.
-    const sessionChars = Object.values(parts).reduce(
-      (sum, part) => sum + Math.max(part.structuredChars, part.textChars),
-      0,
-    );
+    // The whole session as the model reads it: the larger view of every part, but not the
+    // `full: true` loop, which runs only to compare with the delta snapshots.
+    const sessionChars = Object.entries(parts)
+      .filter(([name]) => !name.startsWith("poll-full"))
+      .reduce((sum, [, part]) => sum + Math.max(part.structuredChars, part.textChars), 0);
     return {
       detail,
       seconds,

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorCode, runCli } from "./cli-helpers.js";
+import { requireBwrapInCi } from "./helpers/sandbox.js";
 import {
   configuredArgs,
   defaultManifest,
@@ -229,6 +230,42 @@ describe("a compact system_exec result", () => {
     expect(end.cancelled).toBe(true);
     expect(end.termination).toMatchObject({ reason: "cancelled" });
     expect(end).not.toHaveProperty("programSelection");
+  });
+});
+
+describe.runIf(requireBwrapInCi())("a compact confined result", () => {
+  it("keeps programSelection as { sandbox } only", async () => {
+    const own = tempDir();
+    const confined = {
+      version: 2,
+      searchPath: ["/usr/bin", "/bin"],
+      programs: {
+        sh: {
+          candidates: ["/bin/sh"],
+          sandbox: { filesystem: "workspace-write", network: "deny" },
+        },
+      },
+    };
+    const server = await startServer({
+      args: configuredArgs(own, confined, ["--result-detail", "compact"]),
+    });
+    try {
+      const value = structured(
+        await call(server, { program: "sh", args: ["-c", "echo hi"], cwd: own }),
+      );
+      expect(value).toEqual({
+        status: "completed",
+        exitCode: 0,
+        durationMs: value.durationMs,
+        programSelection: {
+          sandbox: { adapter: "bubblewrap", filesystem: "workspace-write", network: "deny" },
+        },
+        stdout: { text: "hi\n" },
+      });
+    } finally {
+      await server.close();
+      removeDir(own);
+    }
   });
 });
 
